@@ -1,0 +1,52 @@
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import Fastify, { type FastifyBaseLogger } from "fastify";
+import type { Config } from "./config.js";
+import { ERROR_STATUS } from "./core/errors.js";
+import type { App } from "./http/app-type.js";
+import { registerAuth } from "./http/auth.js";
+import { clientErrorHandler, registerErrorHandling } from "./http/errors.js";
+import { registerOpenApi } from "./http/openapi.js";
+import { requestIdFrom } from "./http/request-id.js";
+import type { Deps } from "./modules/context.js";
+import { registerHealthRoutes } from "./modules/health/health.routes.js";
+import { authenticateKeyPair } from "./modules/identity/authenticate.js";
+import { registerIdentityRoutes } from "./modules/identity/identity.routes.js";
+import { registerNotificationRoutes } from "./modules/notifications/notifications.routes.js";
+
+export type { App };
+
+/** Pino options shared by the server and the CLI: secrets in headers never reach a log line. */
+export const LOG_REDACT = ["req.headers.authorization", 'req.headers["x-api-key"]', 'req.headers["x-user-key"]'];
+
+/**
+ * The only way an app is built, tests included. It owns the HTTP layer only: `deps`
+ * (database, bus, clock, logger) are made by the caller and closed by the caller.
+ */
+export async function buildApp(config: Config, deps: Deps): Promise<App> {
+  const app = Fastify({
+    loggerInstance: deps.log as FastifyBaseLogger,
+    bodyLimit: config.bodyLimit,
+    requestIdHeader: false,
+    genReqId: requestIdFrom,
+    // Keep-alive sockets must not hold a graceful shutdown open.
+    forceCloseConnections: "idle",
+    clientErrorHandler,
+    ajv: { customOptions: { allErrors: true, coerceTypes: "array", removeAdditional: true, useDefaults: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // JSON only: without the built-in text/plain parser every other content type gets 415.
+  app.removeContentTypeParser("text/plain");
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  registerErrorHandling(app, (code) => ERROR_STATUS[code]);
+  registerAuth(app, { keyPair: (apiKey, userKey) => authenticateKeyPair(deps, apiKey, userKey) });
+  await registerOpenApi(app, config.scopePrefix);
+
+  registerHealthRoutes(app, deps);
+  registerIdentityRoutes(app, deps);
+  registerNotificationRoutes(app, deps);
+
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,82 @@
+import { type TSchema, Type } from "typebox";
+import { withPrefix } from "../core/scopes.js";
+import { errorResponse, withRateLimitHeaders } from "./schemas.js";
+
+/** How a route is guarded. Declared once per route; read by the auth hook and by OpenAPI. */
+export interface Access {
+  /** `required` (default) or `optional` (anonymous callers get the public view). */
+  auth?: "required" | "optional";
+  /** Any-of; empty = any authenticated caller. */
+  scopes: readonly string[];
+  /** The spec makes x-request-id a required uuid on some operations (422 otherwise). */
+  requestIdRequired?: boolean;
+}
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+}
+
+export const SECURITY_SCHEMES = { oauth2: "oauth2", apiKey: "apiKey", userKey: "userKey" } as const;
+
+/** Alternatives, any one of which grants access: one requirement per accepted scope. */
+export function securityFor(access: Access, prefix: string): Record<string, string[]>[] {
+  const scopes = access.scopes.map((s) => withPrefix(s, prefix));
+  const oauth = scopes.length === 0 ? [{ oauth2: [] }] : scopes.map((s) => ({ oauth2: [s] }));
+  const pair = scopes.length === 0 ? [{ apiKey: [], userKey: [] }] : scopes.map((s) => ({ apiKey: [s], userKey: [s] }));
+  return [...oauth, ...pair, ...(access.auth === "optional" ? [{}] : [])];
+}
+
+interface RouteSchema {
+  params?: TSchema;
+  querystring?: TSchema;
+  body?: TSchema;
+  response: Record<number, TSchema>;
+  summary?: string;
+  description?: string;
+  operationId?: string;
+  tags?: string[];
+  deprecated?: boolean;
+}
+
+/**
+ * Builds the `schema` and `config` of an API route from its access rule: security
+ * alternatives, the x-request-id header, every error status it can return, and the
+ * RateLimit headers, so that no route can forget one.
+ */
+export function api<S extends RouteSchema>(access: Access, schema: S, prefix: string) {
+  const headers = Type.Object({
+    "x-request-id": access.requestIdRequired
+      ? Type.String({ format: "uuid", description: "A unique request identifier (uuid), required" })
+      : Type.Optional(Type.String({ description: "A unique request identifier; made by the server when absent" })),
+  });
+  const successes = Object.fromEntries(
+    Object.entries(schema.response).map(([status, s]) => [status, withRateLimitHeaders(s)]),
+  );
+  const errors: Record<number, TSchema> = {
+    401: errorResponse(401, "Missing, unknown or conflicting credentials", {
+      "WWW-Authenticate": { description: "Present for bearer token problems", schema: { type: "string" } },
+    }),
+    403: errorResponse(403, "The credential lacks every scope this operation accepts"),
+    422: errorResponse(422, "Validation failed; `details` names each offending field"),
+    429: errorResponse(429, "Too many requests", {
+      "Retry-After": { description: "Seconds to wait", schema: { type: "integer" } },
+    }),
+    500: errorResponse(500, "Unexpected server error; no internals are disclosed"),
+  };
+  if (schema.body) {
+    errors[400] = errorResponse(400, "Malformed JSON body");
+    errors[413] = errorResponse(413, "Body larger than the configured limit");
+    errors[415] = errorResponse(415, "Content type other than application/json");
+  }
+  return {
+    config: { access },
+    schema: {
+      ...schema,
+      headers,
+      security: securityFor(access, prefix),
+      response: { ...errors, ...successes } as S["response"],
+    },
+  };
+}

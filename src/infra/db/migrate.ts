@@ -1,0 +1,29 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
+import type { Db } from "./database.js";
+import { MIGRATIONS } from "./migrations/index.js";
+
+export interface MigrationReport {
+  applied: string[];
+}
+
+/** Brings the schema up to date; safe to run on every start and from several processes. */
+export async function migrateToLatest(db: Db): Promise<MigrationReport> {
+  const provider: MigrationProvider = {
+    async getMigrations() {
+      const out: Record<string, Migration> = {};
+      for (const [name, migration] of Object.entries(MIGRATIONS)) {
+        out[name] = { up: (k: Kysely<unknown>) => migration.up(k, db.dialect) };
+      }
+      return out;
+    },
+  };
+  // The migrator must not see the CamelCasePlugin's renaming of its own bookkeeping tables.
+  const plain = db.kysely.withoutPlugins() as unknown as Kysely<unknown>;
+  const migrator = new Migrator({ db: plain, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "unknown";
+    throw new Error(`Migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return { applied: (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName) };
+}

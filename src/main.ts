@@ -1,0 +1,189 @@
+import { Command, Option } from "commander";
+import { makeOutput, type Output } from "./cli/output.js";
+import { serve } from "./cli/serve.js";
+import { type Config, ConfigError, type ConfigFlags, loadConfig, redactUrl } from "./config.js";
+import { systemActor } from "./core/actor.js";
+import { AppError } from "./core/errors.js";
+import { migrateToLatest } from "./infra/db/migrate.js";
+import { type Ctx, type Deps, withActor } from "./modules/context.js";
+import { createUser } from "./modules/identity/create-user.js";
+import { toUserSummary } from "./modules/identity/identity.view.js";
+import { createKeyPair, listKeyPairs, revokeKeyPair } from "./modules/identity/key-pairs.js";
+import { closeDeps, createDeps } from "./runtime.js";
+import { seedDemoWorld } from "./seed/seed.js";
+
+interface GlobalOptions {
+  database?: string;
+  json?: boolean;
+}
+
+const program = new Command("social-trading-api")
+  .description("Social Trading, Demo Order and Watchlist public API v1: server and operator CLI")
+  .option(
+    "--database <path|url>",
+    "SQLite file or postgres:// URL (env DATABASE_URL; default ./data/social-trading.db)",
+  )
+  .option("--json", "print machine-readable JSON on stdout")
+  .showHelpAfterError()
+  .addHelpText(
+    "after",
+    "\nEnvironment: PORT, HOST, DATABASE_URL, REDIS_URL, LOG_LEVEL, SCOPE_PREFIX, BODY_LIMIT, SEED.\n" +
+      "Flags win over the environment.",
+  );
+
+const globals = (cmd: Command) => cmd.optsWithGlobals<GlobalOptions & ConfigFlags>();
+
+/** Opens the store as a command's system actor, runs `work`, always closes it. */
+async function withStore(cmd: Command, work: (ctx: Ctx, out: Output, deps: Deps) => Promise<void>, migrate = true) {
+  const opts = globals(cmd);
+  const out = makeOutput(Boolean(opts.json));
+  const config = loadConfig(process.env, { database: opts.database, logLevel: process.env.LOG_LEVEL ?? "warn" });
+  const deps = await createDeps(config, { migrate });
+  try {
+    await work(withActor(deps, systemActor("cli")), out, deps);
+  } finally {
+    await closeDeps(deps);
+  }
+}
+
+program
+  .command("serve")
+  .description("serve the API (migrates, and seeds the demo world on the embedded store)")
+  .option("--port <port>", "port to listen on (env PORT; default 8080)")
+  .option("--host <host>", "address to bind (env HOST; default 127.0.0.1)")
+  .addOption(
+    new Option("--seed <mode>", "seed the demo world (env SEED; auto = only on SQLite)").choices([
+      "auto",
+      "always",
+      "never",
+    ]),
+  )
+  .action(async (_o, cmd: Command) => {
+    const opts = globals(cmd);
+    const config: Config = loadConfig(process.env, opts);
+    await serve(config, makeOutput(Boolean(opts.json)));
+  });
+
+program
+  .command("migrate")
+  .description("apply pending database migrations")
+  .action(async (_o, cmd: Command) =>
+    withStore(
+      cmd,
+      async (_ctx, out, deps) => {
+        const report = await migrateToLatest(deps.db);
+        out.result({ database: redactUrl(deps.config.database.url), applied: report.applied }, () =>
+          report.applied.length ? `applied: ${report.applied.join(", ")}` : "the schema is up to date",
+        );
+      },
+      false,
+    ),
+  );
+
+program
+  .command("seed")
+  .description("create the demo world (users, notifications); safe to run again")
+  .action(async (_o, cmd: Command) =>
+    withStore(cmd, async (_ctx, out, deps) => {
+      const report = await seedDemoWorld(deps, (step) => out.progress(`seeding ${step}`));
+      out.result(report.created.length ? { created: report.created } : { created: [] }, () =>
+        report.created.length ? `seeded: ${report.created.join(", ")}` : "the demo world was already there",
+      );
+    }),
+  );
+
+const users = program.command("users").description("manage users");
+users
+  .command("create")
+  .description("create a user")
+  .requiredOption("--username <username>", "3 to 32 letters, digits, '.', '_' or '-'")
+  .option("--first-name <name>")
+  .option("--last-name <name>")
+  .action(async (o: { username: string; firstName?: string; lastName?: string }, cmd: Command) =>
+    withStore(cmd, async (ctx, out) => {
+      const user = toUserSummary(await createUser(ctx, o));
+      out.result(user, () => `created user ${user.username}: id ${user.id}, gcid ${user.gcid}`);
+    }),
+  );
+
+const keys = program.command("keys").description("manage x-api-key / x-user-key pairs");
+keys
+  .command("create")
+  .description("issue a key pair for a user; the secrets are shown once")
+  .requiredOption("--user <user>", "username, id or gcid")
+  .requiredOption(
+    "--scopes <scopes>",
+    "comma-separated, with or without the prefix (feed:read or service-public:feed:read)",
+  )
+  .addOption(new Option("--environment <env>", "demo or real").choices(["demo", "real"]).default("demo"))
+  .option("--app <name>", "name of the application the pair is for", "sandbox")
+  .action(async (o: { user: string; scopes: string; environment: string; app: string }, cmd: Command) =>
+    withStore(cmd, async (ctx, out) => {
+      const issued = await createKeyPair(ctx, {
+        user: o.user,
+        scopes: [o.scopes],
+        environment: o.environment,
+        appName: o.app,
+      });
+      const { apiKey, userKey, scopes, id, environment } = issued;
+      out.result({ apiKey, userKey, scopes, id, environment, user: issued.username }, () =>
+        [
+          `key pair ${id} for ${issued.username} (${environment})`,
+          `x-api-key:  ${apiKey}`,
+          `x-user-key: ${userKey}`,
+          `scopes: ${scopes.join(" ")}`,
+        ].join("\n"),
+      );
+    }),
+  );
+keys
+  .command("list")
+  .description("list a user's key pairs (never their secrets)")
+  .requiredOption("--user <user>", "username, id or gcid")
+  .action(async (o: { user: string }, cmd: Command) =>
+    withStore(cmd, async (ctx, out) => {
+      const list = await listKeyPairs(ctx, o.user);
+      out.result(list, () =>
+        list.length === 0
+          ? "no key pairs"
+          : list
+              .map(
+                (k) =>
+                  `${k.id}  ${k.environment}  ${k.revokedAt ? "revoked" : "active "}  ${k.appName}  ${k.scopes.join(",")}`,
+              )
+              .join("\n"),
+      );
+    }),
+  );
+keys
+  .command("revoke")
+  .description("revoke a key pair; it stops working at once")
+  .argument("<id>", "the key pair id")
+  .action(async (id: string, _o, cmd: Command) =>
+    withStore(cmd, async (ctx, out) => {
+      const key = await revokeKeyPair(ctx, id);
+      out.result(key, () => `revoked ${key.id}`);
+    }),
+  );
+
+function fail(error: unknown): never {
+  const json = process.argv.includes("--json");
+  const message =
+    error instanceof ConfigError
+      ? error.message
+      : error instanceof AppError
+        ? error.message
+        : error instanceof Error
+          ? error.message
+          : String(error);
+  const code =
+    error instanceof AppError ? error.code : error instanceof ConfigError ? "InvalidConfiguration" : "GeneralError";
+  if (json)
+    process.stdout.write(
+      `${JSON.stringify({ error: { code, message, ...(error instanceof ConfigError ? { problems: error.problems } : {}) } })}\n`,
+    );
+  process.stderr.write(`error: ${message}\n`);
+  process.exit(error instanceof ConfigError ? 2 : 1);
+}
+
+program.parseAsync(process.argv).catch(fail);

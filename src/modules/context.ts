@@ -1,0 +1,37 @@
+import type { Logger } from "pino";
+import type { Config } from "../config.js";
+import type { Actor } from "../core/actor.js";
+import type { Clock } from "../core/clock.js";
+import type { DomainEvent, EventBus } from "../core/events.js";
+import type { Db } from "../infra/db/database.js";
+import type { Executor } from "../infra/db/executor.js";
+
+/** What every use case may use; built once by buildApp (or the CLI) and shared. */
+export interface Deps {
+  readonly db: Db;
+  readonly bus: EventBus;
+  readonly clock: Clock;
+  readonly config: Config;
+  readonly log: Logger;
+}
+
+/** One call of a use case: the shared deps plus who is calling. */
+export interface Ctx extends Deps {
+  readonly actor: Actor;
+}
+
+export const withActor = (deps: Deps, actor: Actor): Ctx => ({ ...deps, actor });
+
+/**
+ * Runs `work` in one transaction; the events it records are published only after commit, so a
+ * subscriber never sees a change that was rolled back.
+ */
+export async function transact<T>(
+  deps: Deps,
+  work: (trx: Executor, record: (event: DomainEvent) => void) => Promise<T>,
+): Promise<T> {
+  const events: DomainEvent[] = [];
+  const result = await deps.db.kysely.transaction().execute((trx) => work(trx, (e) => events.push(e)));
+  await deps.bus.publish(events);
+  return result;
+}

@@ -1,0 +1,78 @@
+import type { Selectable } from "kysely";
+import type { Executor } from "../../infra/db/executor.js";
+import type { KeyPairsTable, UsersTable } from "../../infra/db/schema.js";
+
+export type UserRow = Selectable<UsersTable>;
+export type KeyPairRow = Selectable<KeyPairsTable>;
+export type NewUser = Omit<UserRow, "gcid">;
+
+export const identityRepository = (db: Executor) => ({
+  async insertUser(user: NewUser): Promise<UserRow> {
+    return db.insertInto("users").values(user).returningAll().executeTakeFirstOrThrow();
+  },
+
+  async findUserById(id: string): Promise<UserRow | undefined> {
+    return db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
+  },
+
+  async findUserByGcid(gcid: number): Promise<UserRow | undefined> {
+    return db.selectFrom("users").selectAll().where("gcid", "=", gcid).executeTakeFirst();
+  },
+
+  async findUserByUsername(username: string): Promise<UserRow | undefined> {
+    return db.selectFrom("users").selectAll().where("usernameLower", "=", username.toLowerCase()).executeTakeFirst();
+  },
+
+  async countUsers(): Promise<number> {
+    const row = await db
+      .selectFrom("users")
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+
+  async insertKeyPair(row: KeyPairRow): Promise<void> {
+    await db.insertInto("keyPairs").values(row).execute();
+  },
+
+  async findActiveKeyByUserKeyHash(userKeyHash: string) {
+    return db
+      .selectFrom("keyPairs")
+      .innerJoin("users", "users.id", "keyPairs.userId")
+      .select([
+        "keyPairs.id",
+        "keyPairs.apiKeyHash",
+        "keyPairs.scopes",
+        "keyPairs.environment",
+        "users.id as userId",
+        "users.gcid",
+      ])
+      .where("keyPairs.userKeyHash", "=", userKeyHash)
+      .where("keyPairs.revokedAt", "is", null)
+      .executeTakeFirst();
+  },
+
+  async listKeyPairs(userId: string): Promise<KeyPairRow[]> {
+    return db
+      .selectFrom("keyPairs")
+      .selectAll()
+      .where("userId", "=", userId)
+      .orderBy("createdAt")
+      .orderBy("id")
+      .execute();
+  },
+
+  async findKeyPair(id: string): Promise<KeyPairRow | undefined> {
+    return db.selectFrom("keyPairs").selectAll().where("id", "=", id).executeTakeFirst();
+  },
+
+  async revokeKeyPair(id: string, at: string): Promise<boolean> {
+    const result = await db
+      .updateTable("keyPairs")
+      .set({ revokedAt: at })
+      .where("id", "=", id)
+      .where("revokedAt", "is", null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  },
+});

@@ -1,0 +1,56 @@
+import { withPrefix } from "../../core/scopes.js";
+import type { UserRow } from "./identity.repository.js";
+
+/** Account numbers derived from the gcid; documented in docs/decisions/0004-user-identifiers.md. */
+export const realCidOf = (gcid: number) => 10_000_000 + gcid;
+export const demoCidOf = (gcid: number) => 20_000_000 + gcid;
+
+export interface UserSummary {
+  id: string;
+  gcid: number;
+  username: string;
+  firstName: string | null;
+  lastName: string | null;
+  createdAt: string;
+}
+
+export const toUserSummary = (u: UserRow): UserSummary => ({
+  id: u.id,
+  gcid: u.gcid,
+  username: u.username,
+  firstName: u.firstName,
+  lastName: u.lastName,
+  createdAt: u.createdAt,
+});
+
+export interface MeView {
+  gcid: number;
+  realCid: number;
+  demoCid: number;
+  username: string;
+  firstName: string | null;
+  middleName: string | null;
+  lastName: string | null;
+  playerLevel: number;
+  gender: number;
+  language: number;
+  dateOfBirth: string;
+  lei: string | null;
+  scopes: string[];
+}
+
+export const toMe = (u: UserRow, scopes: readonly string[], prefix: string): MeView => ({
+  gcid: u.gcid,
+  realCid: realCidOf(u.gcid),
+  demoCid: demoCidOf(u.gcid),
+  username: u.username,
+  firstName: u.firstName,
+  middleName: u.middleName,
+  lastName: u.lastName,
+  playerLevel: u.playerLevel,
+  gender: u.gender,
+  language: u.language,
+  dateOfBirth: u.dateOfBirth,
+  lei: u.lei,
+  scopes: scopes.map((s) => withPrefix(s, prefix)),
+});

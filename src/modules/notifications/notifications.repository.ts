@@ -1,0 +1,34 @@
+import type { Selectable } from "kysely";
+import type { Executor } from "../../infra/db/executor.js";
+import type { NotificationsTable } from "../../infra/db/schema.js";
+
+export type NotificationRow = Selectable<NotificationsTable>;
+export type ReadStatus = "New" | "Seen" | "Read";
+
+export const notificationsRepository = (db: Executor) => ({
+  async insert(row: NotificationRow): Promise<void> {
+    await db.insertInto("notifications").values(row).execute();
+  },
+
+  /** Newest first; ties broken by id so the order is stable. */
+  async listForUser(userId: string): Promise<NotificationRow[]> {
+    return db
+      .selectFrom("notifications")
+      .selectAll()
+      .where("userId", "=", userId)
+      .orderBy("publishDate", "desc")
+      .orderBy("id", "desc")
+      .execute();
+  },
+
+  /** Moves every notification of the user in `from` to `to`; returns how many moved. */
+  async moveStatus(userId: string, from: readonly ReadStatus[], to: ReadStatus): Promise<number> {
+    const result = await db
+      .updateTable("notifications")
+      .set({ readStatus: to })
+      .where("userId", "=", userId)
+      .where("readStatus", "in", from)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  },
+});

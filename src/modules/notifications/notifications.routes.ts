@@ -1,0 +1,48 @@
+import { api } from "../../http/access.js";
+import type { App } from "../../http/app-type.js";
+import { NoContent } from "../../http/schemas.js";
+import { type Deps, withActor } from "../context.js";
+import { LIST_NOTIFICATIONS_SCOPES, listNotifications } from "./list-notifications.js";
+import { MARK_ALL_READ_SCOPES, markAllNotificationsRead } from "./mark-all-read.js";
+import { NotificationResult } from "./notifications.schemas.js";
+
+export function registerNotificationRoutes(app: App, deps: Deps): void {
+  const prefix = deps.config.scopePrefix;
+  app.route({
+    method: "GET",
+    url: "/api/v1/notifications/messages",
+    ...api(
+      { scopes: LIST_NOTIFICATIONS_SCOPES, requestIdRequired: true },
+      {
+        operationId: "getInAppNotifications",
+        tags: ["Notifications"],
+        summary: "Get in-app notifications",
+        description:
+          "Returns all in-app notifications of the caller, newest first, as they stood before this read; " +
+          "`meta.notSeen` counts those that were `New`. The read then moves `New` to `Seen`.",
+        response: { 200: NotificationResult },
+      },
+      prefix,
+    ),
+    handler: async (request) => listNotifications(withActor(deps, request.actor)),
+  });
+
+  app.route({
+    method: "PATCH",
+    url: "/api/v1/notifications/messages",
+    ...api(
+      { scopes: MARK_ALL_READ_SCOPES, requestIdRequired: true },
+      {
+        operationId: "markAllNotificationsAsRead",
+        tags: ["Notifications"],
+        summary: "Mark all notifications as read",
+        response: { 204: NoContent },
+      },
+      prefix,
+    ),
+    handler: async (request, reply) => {
+      await markAllNotificationsRead(withActor(deps, request.actor));
+      return reply.status(204).send(null);
+    },
+  });
+}

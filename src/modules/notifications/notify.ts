@@ -1,0 +1,52 @@
+import { isoNow } from "../../core/clock.js";
+import { newId } from "../../core/ids.js";
+import type { Deps } from "../context.js";
+import { NOTIFICATION_FORMAT_VERSION, NOTIFICATION_KINDS, type NotificationKindName } from "./notifications.catalog.js";
+import { notificationsRepository } from "./notifications.repository.js";
+
+export interface NotifyInput {
+  userId: string;
+  kind: NotificationKindName;
+  message: string;
+  actionLink: string;
+  imageUrl?: string;
+  imageTitle?: string;
+  /** Ties the notification to what caused it (an event or request id). */
+  correlationId?: string;
+  /** Notifications sharing one aggregation id can be folded together by a client. */
+  aggregationId?: string;
+  publishDate?: string;
+}
+
+/** Stores one notification for one user; called by event subscribers and the seed. */
+export async function notify(deps: Deps, input: NotifyInput): Promise<string> {
+  const kind = NOTIFICATION_KINDS[input.kind];
+  const id = newId();
+  await notificationsRepository(deps.db.kysely).insert({
+    id,
+    userId: input.userId,
+    correlationId: input.correlationId ?? newId(),
+    actionLink: input.actionLink,
+    imageTitle: input.imageTitle ?? "",
+    imageUrl: input.imageUrl ?? "",
+    notificationType: kind.notificationType,
+    version: NOTIFICATION_FORMAT_VERSION,
+    aggregatable: kind.aggregatable ? 1 : 0,
+    grouped: 0,
+    aggregationId: input.aggregationId ?? "",
+    message: input.message,
+    readStatus: "New",
+    publishDate: input.publishDate ?? isoNow(deps.clock),
+    subCategory: kind.subCategory,
+    category: kind.category,
+    rtlLanguage: isRightToLeft(input.message) ? 1 : 0,
+    section: kind.section,
+  });
+  return id;
+}
+
+/** True when the text's first strong character is Hebrew or Arabic script. */
+export function isRightToLeft(text: string): boolean {
+  const strong = text.match(/[A-Za-z\u00C0-\u024F\u0590-\u08FF]/);
+  return strong !== null && /[\u0590-\u08FF]/.test(strong[0]);
+}

@@ -1,0 +1,43 @@
+import pino, { type Logger } from "pino";
+import { LOG_REDACT } from "./app.js";
+import type { Config } from "./config.js";
+import { type Clock, systemClock } from "./core/clock.js";
+import { MemoryEventBus } from "./infra/bus/memory.js";
+import { openDatabase } from "./infra/db/database.js";
+import { migrateToLatest } from "./infra/db/migrate.js";
+import type { Deps } from "./modules/context.js";
+import { registerNotificationSubscribers } from "./modules/notifications/notifications.subscribers.js";
+
+export interface RuntimeOptions {
+  log?: Logger;
+  clock?: Clock;
+  /** Apply migrations while opening (the default; `migrate` runs them explicitly). */
+  migrate?: boolean;
+}
+
+export function createLogger(config: Config): Logger {
+  return pino({ level: config.logLevel, redact: { paths: LOG_REDACT, censor: "[redacted]" } });
+}
+
+/** Opens the store, brings its schema up to date and wires the event subscribers. */
+export async function createDeps(config: Config, options: RuntimeOptions = {}): Promise<Deps> {
+  const log = options.log ?? createLogger(config);
+  const db = await openDatabase(config.database);
+  try {
+    if (options.migrate !== false) await migrateToLatest(db);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  const bus = new MemoryEventBus((error, event) =>
+    log.error({ err: error, event: event.type }, "event handler failed"),
+  );
+  const deps: Deps = { db, bus, clock: options.clock ?? systemClock, config, log };
+  registerNotificationSubscribers(deps);
+  return deps;
+}
+
+export async function closeDeps(deps: Deps): Promise<void> {
+  await deps.bus.close();
+  await deps.db.close();
+}

@@ -1,0 +1,82 @@
+import { systemActor } from "../core/actor.js";
+import { type Deps, withActor } from "../modules/context.js";
+import { createUser } from "../modules/identity/create-user.js";
+import { identityRepository, type UserRow } from "../modules/identity/identity.repository.js";
+import { createKeyPair, type IssuedKeyPair } from "../modules/identity/key-pairs.js";
+import { notify } from "../modules/notifications/notify.js";
+
+export const DEMO_USERNAME = "demo";
+
+const PEOPLE = [
+  { username: DEMO_USERNAME, firstName: "Dana", lastName: "Demo", countryCode: 826 },
+  { username: "alice", firstName: "Alice", lastName: "Anders", countryCode: 840 },
+  { username: "bob", firstName: "Bob", lastName: "Brenner", countryCode: 276 },
+  { username: "carmen", firstName: "Carmen", lastName: "Costa", countryCode: 724, isPrivate: true },
+] as const;
+
+/** Every scope a sandbox user could want, for the credentials printed at start. */
+export const DEMO_SCOPES = [
+  "notifications:read",
+  "notifications:write",
+  "feed:read",
+  "feed:write",
+  "watchlist:read",
+  "watchlist:write",
+  "demo:read",
+  "demo:write",
+  "trade.demo:read",
+  "trade.demo:write",
+  "user-info:read",
+];
+
+export interface SeedReport {
+  created: string[];
+  demoUser: UserRow;
+}
+
+/** Idempotent: creates what is missing of the demo world and leaves the rest alone. */
+export async function seedDemoWorld(deps: Deps, onProgress: (step: string) => void = () => {}): Promise<SeedReport> {
+  const ctx = withActor(deps, systemActor("seed"));
+  const repo = identityRepository(deps.db.kysely);
+  const created: string[] = [];
+  for (const person of PEOPLE) {
+    if (await repo.findUserByUsername(person.username)) continue;
+    onProgress(`user ${person.username}`);
+    await createUser(ctx, person);
+    created.push(person.username);
+  }
+  const demoUser = (await repo.findUserByUsername(DEMO_USERNAME)) as UserRow;
+  if (created.includes(DEMO_USERNAME)) {
+    onProgress("notifications");
+    const base = deps.clock.now().getTime();
+    const messages = [
+      "The demo market is open around the clock: prices move every second.",
+      "Tip: read the docs page at /docs and try a call with your key pair.",
+      "New: watchlists can be published for other users to follow.",
+    ];
+    for (const [i, message] of messages.entries()) {
+      await notify(deps, {
+        userId: demoUser.id,
+        kind: "announcement",
+        message,
+        actionLink: "/docs",
+        publishDate: new Date(base - (i + 1) * 3_600_000).toISOString(),
+      });
+    }
+  }
+  return { created, demoUser };
+}
+
+export async function isEmpty(deps: Deps): Promise<boolean> {
+  return (await identityRepository(deps.db.kysely).countUsers()) === 0;
+}
+
+/** Mints a fresh key pair for the demo user; only hashes are stored, so it cannot be re-printed. */
+export async function issueDemoCredentials(deps: Deps, appName = "npm start"): Promise<IssuedKeyPair> {
+  return createKeyPair(withActor(deps, systemActor("seed")), {
+    user: DEMO_USERNAME,
+    scopes: DEMO_SCOPES,
+    environment: "demo",
+    appName,
+  });
+}

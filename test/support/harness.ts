@@ -1,0 +1,109 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { inject } from "vitest";
+import { type App, buildApp } from "../../src/app.js";
+import { type Config, loadConfig } from "../../src/config.js";
+import { systemActor } from "../../src/core/actor.js";
+import type { Clock } from "../../src/core/clock.js";
+import { type Deps, withActor } from "../../src/modules/context.js";
+import { createUser } from "../../src/modules/identity/create-user.js";
+import type { UserRow } from "../../src/modules/identity/identity.repository.js";
+import { createKeyPair } from "../../src/modules/identity/key-pairs.js";
+import { closeDeps, createDeps } from "../../src/runtime.js";
+import { PG_ADMIN_URL } from "./services.js";
+
+export type Engine = "sqlite" | "postgres";
+
+/** The engines this run covers: SQLite always, PostgreSQL when its server is up (CI requires it). */
+export function engines(): Engine[] {
+  return inject("services").postgres ? ["sqlite", "postgres"] : ["sqlite"];
+}
+
+export type Headers = Record<string, string>;
+
+export interface TestUser {
+  user: UserRow;
+  /** x-api-key / x-user-key for this user, plus a fresh x-request-id. */
+  headers: Headers;
+  keyId: string;
+}
+
+export interface Harness {
+  engine: Engine;
+  app: App;
+  deps: Deps;
+  config: Config;
+  /** A new user holding a key pair with `scopes` (bare or prefixed). */
+  user(scopes: string[], options?: { username?: string; environment?: string }): Promise<TestUser>;
+  close(): Promise<void>;
+}
+
+/** A fresh store for one test file: a temp SQLite file, or a new PostgreSQL database. */
+async function freshStore(engine: Engine): Promise<{ database: string; drop: () => Promise<void> }> {
+  if (engine === "sqlite") {
+    const dir = mkdtempSync(join(tmpdir(), "sta-test-"));
+    return { database: join(dir, "test.db"), drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const name = `sta_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    database: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export interface HarnessOptions {
+  env?: Record<string, string>;
+  clock?: Clock;
+}
+
+/** Builds the app exactly as `serve` does (same config loader, deps and buildApp). */
+export async function startHarness(engine: Engine, options: HarnessOptions = {}): Promise<Harness> {
+  const store = await freshStore(engine);
+  const config = loadConfig({ LOG_LEVEL: "silent", ...options.env }, { database: store.database });
+  const deps = await createDeps(config, options.clock ? { clock: options.clock } : {});
+  const app = await buildApp(config, deps);
+  const operator = withActor(deps, systemActor("test"));
+  let counter = 0;
+  return {
+    engine,
+    app,
+    deps,
+    config,
+    async user(scopes, opts = {}) {
+      counter += 1;
+      const username = opts.username ?? `user${counter}_${randomBytes(3).toString("hex")}`;
+      const user = await createUser(operator, { username, firstName: "Test", lastName: `User${counter}` });
+      const key = await createKeyPair(operator, {
+        user: user.id,
+        scopes: scopes.length ? scopes : ["user-info:read"],
+        environment: opts.environment,
+      });
+      return {
+        user,
+        keyId: key.id,
+        headers: { "x-api-key": key.apiKey, "x-user-key": key.userKey, "x-request-id": randomUUID() },
+      };
+    },
+    async close() {
+      await app.close();
+      await closeDeps(deps);
+      await store.drop();
+    },
+  };
+}
+
+export const rid = () => randomUUID();
