@@ -2,8 +2,16 @@ import { type TSchema, Type } from "typebox";
 import { withPrefix } from "../core/scopes.js";
 import { errorResponse, withRateLimitHeaders } from "./schemas.js";
 
-/** How a route is guarded. Declared once per route; read by the auth hook and by OpenAPI. */
+/**
+ * Quota groups (the spec's Limits table plus upstream's pools). `default` is the shared pool of
+ * every operation without a dedicated group.
+ */
+export type RateLimitGroup = "default" | "feed" | "watchlist" | "market-data" | "notifications" | "writes";
+
+/** How a route is guarded. Declared once per route; read by the auth hook, the limiter and OpenAPI. */
 export interface Access {
+  /** The quota the route spends; `default` when absent. */
+  rateLimit?: RateLimitGroup;
   /** `required` (default) or `optional` (anonymous callers get the public view). */
   auth?: "required" | "optional";
   /** Any-of; empty = any authenticated caller. */
