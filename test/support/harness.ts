@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import type { Logger } from "pino";
 import { inject } from "vitest";
 import { type App, buildApp } from "../../src/app.js";
 import { type Config, loadConfig } from "../../src/config.js";
@@ -68,13 +69,18 @@ async function freshStore(engine: Engine): Promise<{ database: string; drop: () 
 export interface HarnessOptions {
   env?: Record<string, string>;
   clock?: Clock;
+  /** A logger to capture log lines (the default logs nothing). */
+  log?: Logger;
 }
 
 /** Builds the app exactly as `serve` does (same config loader, deps and buildApp). */
 export async function startHarness(engine: Engine, options: HarnessOptions = {}): Promise<Harness> {
   const store = await freshStore(engine);
   const config = loadConfig({ LOG_LEVEL: "silent", ...options.env }, { database: store.database });
-  const deps = await createDeps(config, options.clock ? { clock: options.clock } : {});
+  const deps = await createDeps(config, {
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.log ? { log: options.log } : {}),
+  });
   const app = await buildApp(config, deps);
   const operator = withActor(deps, systemActor("test"));
   let counter = 0;
