@@ -6,12 +6,16 @@ import type { App } from "./http/app-type.js";
 import { registerAuth } from "./http/auth.js";
 import { clientErrorHandler, registerErrorHandling } from "./http/errors.js";
 import { registerOpenApi } from "./http/openapi.js";
+import { registerRateLimit, trustProxyOption } from "./http/rate-limit.js";
 import { requestIdFrom } from "./http/request-id.js";
 import type { Deps } from "./modules/context.js";
 import { registerHealthRoutes } from "./modules/health/health.routes.js";
-import { authenticateKeyPair } from "./modules/identity/authenticate.js";
+import { createKeyPairAuthenticator } from "./modules/identity/authenticate.js";
 import { registerIdentityRoutes } from "./modules/identity/identity.routes.js";
+import { registerMarketRoutes } from "./modules/market/market.routes.js";
 import { registerNotificationRoutes } from "./modules/notifications/notifications.routes.js";
+import { bearerAuthenticator, registerOAuthRoutes } from "./modules/oauth/oauth.routes.js";
+import { registerWatchlistRoutes } from "./modules/watchlists/watchlists.routes.js";
 
 export type { App };
 
@@ -26,6 +30,8 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
     bodyLimit: config.bodyLimit,
+    // Whose X-Forwarded-For gives request.ip (anonymous callers are rate-limited by it).
+    trustProxy: trustProxyOption(config.trustProxy),
     requestIdHeader: false,
     genReqId: requestIdFrom,
     // Keep-alive sockets must not hold a graceful shutdown open.
@@ -40,12 +46,20 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
     reply.header("x-request-id", request.id);
   });
   registerErrorHandling(app, (code) => ERROR_STATUS[code]);
-  registerAuth(app, { keyPair: (apiKey, userKey) => authenticateKeyPair(deps, apiKey, userKey) });
+  registerAuth(app, {
+    keyPair: createKeyPairAuthenticator(deps),
+    bearer: bearerAuthenticator(app, deps),
+  });
+  // After auth (the caller is known) and before any route, so every route gets the limiter.
+  await registerRateLimit(app, config, deps.log, deps.clock);
   await registerOpenApi(app, config.scopePrefix);
 
   registerHealthRoutes(app, deps);
   registerIdentityRoutes(app, deps);
   registerNotificationRoutes(app, deps);
+  registerOAuthRoutes(app, deps);
+  registerMarketRoutes(app, deps);
+  registerWatchlistRoutes(app, deps);
 
   await app.ready();
   return app;

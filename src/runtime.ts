@@ -6,6 +6,7 @@ import { MemoryEventBus } from "./infra/bus/memory.js";
 import { openDatabase } from "./infra/db/database.js";
 import { migrateToLatest } from "./infra/db/migrate.js";
 import type { Deps } from "./modules/context.js";
+import { MarketEngine } from "./modules/market/engine.js";
 import { registerNotificationSubscribers } from "./modules/notifications/notifications.subscribers.js";
 
 export interface RuntimeOptions {
@@ -32,12 +33,15 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
   const bus = new MemoryEventBus((error, event) =>
     log.error({ err: error, event: event.type }, "event handler failed"),
   );
-  const deps: Deps = { db, bus, clock: options.clock ?? systemClock, config, log };
+  const clock = options.clock ?? systemClock;
+  const market = new MarketEngine(config.market, clock, (error) => log.error({ err: error }, "market tick failed"));
+  const deps: Deps = { db, bus, clock, config, log, market };
   registerNotificationSubscribers(deps);
   return deps;
 }
 
 export async function closeDeps(deps: Deps): Promise<void> {
+  await deps.market.stop();
   await deps.bus.close();
   await deps.db.close();
 }

@@ -2,6 +2,7 @@ import closeWithGrace from "close-with-grace";
 import { buildApp } from "../app.js";
 import type { Config } from "../config.js";
 import { API_VERSION } from "../http/openapi.js";
+import { startMarket } from "../modules/market/quotes.js";
 import { closeDeps, createDeps } from "../runtime.js";
 import { DEMO_USERNAME, issueDemoCredentials, seedDemoWorld } from "../seed/seed.js";
 import type { Output } from "./output.js";
@@ -19,6 +20,8 @@ export async function serve(config: Config, out: Output): Promise<void> {
     const issued = await issueDemoCredentials(deps);
     credentials = { apiKey: issued.apiKey, userKey: issued.userKey, username: DEMO_USERNAME, scopes: issued.scopes };
   }
+  // The catalog is reference data: priced and ticking whatever the seed mode.
+  await startMarket(deps);
   const app = await buildApp(config, deps);
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) deps.log.error({ err }, "shutting down after an error");

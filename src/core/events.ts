@@ -9,7 +9,67 @@ export interface UserRegistered {
   readonly occurredAt: string;
 }
 
-export type DomainEvent = UserRegistered;
+export interface KeyPairRevoked {
+  readonly type: "KeyPairRevoked";
+  readonly keyPairId: string;
+  readonly userId: string;
+  readonly occurredAt: string;
+}
+
+/** Social events (src/modules/social); `actor*` is who acted, the other user is who is told. */
+export interface UserMentioned {
+  readonly type: "UserMentioned";
+  readonly userId: string;
+  readonly actorId: string;
+  readonly actorUsername: string;
+  readonly postId: string;
+  /** Set when the mention is in a comment or reply rather than in the post. */
+  readonly commentId: string | null;
+  readonly occurredAt: string;
+}
+
+export interface PostCommented {
+  readonly type: "PostCommented";
+  readonly postOwnerId: string;
+  readonly actorId: string;
+  readonly actorUsername: string;
+  readonly postId: string;
+  readonly commentId: string;
+  readonly isReply: boolean;
+  readonly occurredAt: string;
+}
+
+export interface PostLiked {
+  readonly type: "PostLiked";
+  readonly postOwnerId: string;
+  readonly actorId: string;
+  readonly actorUsername: string;
+  readonly postId: string;
+  readonly occurredAt: string;
+}
+
+export interface UserFollowed {
+  readonly type: "UserFollowed";
+  readonly userId: string;
+  readonly actorId: string;
+  readonly actorUsername: string;
+  readonly actorGcid: number;
+  readonly occurredAt: string;
+}
+
+export interface PostShared {
+  readonly type: "PostShared";
+  readonly postOwnerId: string;
+  readonly actorId: string;
+  readonly actorUsername: string;
+  readonly postId: string;
+  readonly sharePostId: string;
+  readonly occurredAt: string;
+}
+
+export type SocialEvent = UserMentioned | PostCommented | PostLiked | UserFollowed | PostShared;
+
+export type DomainEvent = UserRegistered | KeyPairRevoked | SocialEvent;
 export type DomainEventType = DomainEvent["type"];
 export type EventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
 

@@ -10,7 +10,11 @@ export type RateLimitGroup = "default" | "feed" | "watchlist" | "market-data" | 
 
 /** How a route is guarded. Declared once per route; read by the auth hook, the limiter and OpenAPI. */
 export interface Access {
-  /** The quota the route spends; `default` when absent. */
+  /**
+   * The quota the route spends; `default` when absent. The method adds the rest (src/http/rate-limit.ts):
+   * writes also spend the `writes` pool, `notifications` is the default pool plus 1 per second.
+   * `feed` and `watchlist` are GET groups: write routes leave this unset.
+   */
   rateLimit?: RateLimitGroup;
   /** `required` (default) or `optional` (anonymous callers get the public view). */
   auth?: "required" | "optional";

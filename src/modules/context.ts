@@ -5,6 +5,7 @@ import type { Clock } from "../core/clock.js";
 import type { DomainEvent, EventBus } from "../core/events.js";
 import type { Db } from "../infra/db/database.js";
 import type { Executor } from "../infra/db/executor.js";
+import type { MarketEngine } from "./market/engine.js";
 
 /** What every use case may use; built once by buildApp (or the CLI) and shared. */
 export interface Deps {
@@ -13,6 +14,8 @@ export interface Deps {
   readonly clock: Clock;
   readonly config: Config;
   readonly log: Logger;
+  /** Current prices and the tick loop (the market engine); the triggers listen to it. */
+  readonly market: MarketEngine;
 }
 
 /** One call of a use case: the shared deps plus who is calling. */

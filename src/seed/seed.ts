@@ -3,6 +3,7 @@ import { type Deps, withActor } from "../modules/context.js";
 import { createUser } from "../modules/identity/create-user.js";
 import { identityRepository, type UserRow } from "../modules/identity/identity.repository.js";
 import { createKeyPair, type IssuedKeyPair } from "../modules/identity/key-pairs.js";
+import { ensureInstrumentCatalog } from "../modules/market/seed-catalog.js";
 import { notify } from "../modules/notifications/notify.js";
 
 export const DEMO_USERNAME = "demo";
@@ -39,6 +40,11 @@ export async function seedDemoWorld(deps: Deps, onProgress: (step: string) => vo
   const ctx = withActor(deps, systemActor("seed"));
   const repo = identityRepository(deps.db.kysely);
   const created: string[] = [];
+  const instruments = await ensureInstrumentCatalog(deps);
+  if (instruments > 0) {
+    onProgress("instruments");
+    created.push(`${instruments} instruments`);
+  }
   for (const person of PEOPLE) {
     if (await repo.findUserByUsername(person.username)) continue;
     onProgress(`user ${person.username}`);

@@ -148,7 +148,7 @@ describe("serve", () => {
       headers: { "x-api-key": banner.demo.apiKey, "x-user-key": banner.demo.userKey },
     });
     expect(me.status).toBe(200);
-    expect((await me.json()).username).toBe("demo");
+    expect(((await me.json()) as { username: string }).username).toBe("demo");
     const notes = await fetch(`${banner.baseUrl}/api/v1/notifications/messages`, {
       headers: {
         "x-api-key": banner.demo.apiKey,
@@ -156,7 +156,7 @@ describe("serve", () => {
         "x-request-id": crypto.randomUUID(),
       },
     });
-    expect((await notes.json()).messages.length).toBeGreaterThan(0);
+    expect(((await notes.json()) as { messages: unknown[] }).messages.length).toBeGreaterThan(0);
 
     // A request in flight when SIGTERM arrives still gets its answer.
     const url = new URL(`${banner.baseUrl}/api/v1/notifications/messages`);

@@ -6,13 +6,15 @@ import pg from "pg";
 import type { Logger } from "pino";
 import { inject } from "vitest";
 import { type App, buildApp } from "../../src/app.js";
-import { type Config, loadConfig } from "../../src/config.js";
+import { type Config, loadConfig, RATE_LIMIT_POOLS } from "../../src/config.js";
 import { systemActor } from "../../src/core/actor.js";
 import type { Clock } from "../../src/core/clock.js";
 import { type Deps, withActor } from "../../src/modules/context.js";
 import { createUser } from "../../src/modules/identity/create-user.js";
 import type { UserRow } from "../../src/modules/identity/identity.repository.js";
 import { createKeyPair } from "../../src/modules/identity/key-pairs.js";
+import { ensureInstrumentCatalog } from "../../src/modules/market/seed-catalog.js";
+import { mintAccessToken } from "../../src/modules/oauth/mint-token.js";
 import { closeDeps, createDeps } from "../../src/runtime.js";
 import { PG_ADMIN_URL } from "./services.js";
 
@@ -39,8 +41,26 @@ export interface Harness {
   config: Config;
   /** A new user holding a key pair with `scopes` (bare or prefixed). */
   user(scopes: string[], options?: { username?: string; environment?: string }): Promise<TestUser>;
+  /** A second app on the same store whose every rate-limit pool allows 1 request per 60 s. */
+  tinyLimitApp(): Promise<App>;
+  /**
+   * A bearer token (the OAuth access token `tokens create` mints) for a new user, or for `user`;
+   * `expired: true` signs it as if an hour ago, so it has expired.
+   */
+  bearer(
+    scopes: string[],
+    options?: { user?: UserRow; ttlSeconds?: number; expired?: boolean },
+  ): Promise<{ token: string; user: UserRow; headers: Headers }>;
   close(): Promise<void>;
 }
+
+/** Every rate-limit pool at `limit` (e.g. `1000000/1m`), as environment variables. */
+export function rateLimitEnv(limit: string): Record<string, string> {
+  return Object.fromEntries(RATE_LIMIT_POOLS.map((p) => [`RATE_LIMIT_${p.toUpperCase().replace("-", "_")}`, limit]));
+}
+
+/** Suites call routes many times in a row; rate-limit suites ask for the real defaults. */
+const RAISED_RATE_LIMITS = rateLimitEnv("1000000/1m");
 
 /** A fresh store for one test file: a temp SQLite file, or a new PostgreSQL database. */
 async function freshStore(engine: Engine): Promise<{ database: string; drop: () => Promise<void> }> {
@@ -71,19 +91,25 @@ export interface HarnessOptions {
   clock?: Clock;
   /** A logger to capture log lines (the default logs nothing). */
   log?: Logger;
+  /** `raised` (default): limits no suite reaches; `defaults`: the server's real limits. */
+  rateLimits?: "raised" | "defaults";
 }
 
 /** Builds the app exactly as `serve` does (same config loader, deps and buildApp). */
 export async function startHarness(engine: Engine, options: HarnessOptions = {}): Promise<Harness> {
   const store = await freshStore(engine);
-  const config = loadConfig({ LOG_LEVEL: "silent", ...options.env }, { database: store.database });
+  const limits = options.rateLimits === "defaults" ? {} : RAISED_RATE_LIMITS;
+  const config = loadConfig({ LOG_LEVEL: "silent", ...limits, ...options.env }, { database: store.database });
   const deps = await createDeps(config, {
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
+  // The instrument catalog is reference data every suite may need (watchlists, feeds, trading).
+  await ensureInstrumentCatalog(deps);
   const app = await buildApp(config, deps);
   const operator = withActor(deps, systemActor("test"));
   let counter = 0;
+  let tiny: Promise<App> | undefined;
   return {
     engine,
     app,
@@ -104,8 +130,24 @@ export async function startHarness(engine: Engine, options: HarnessOptions = {})
         headers: { "x-api-key": key.apiKey, "x-user-key": key.userKey, "x-request-id": randomUUID() },
       };
     },
+    tinyLimitApp() {
+      tiny ??= buildApp({ ...config, rateLimits: loadConfig(rateLimitEnv("1/60s")).rateLimits }, deps);
+      return tiny;
+    },
+    async bearer(scopes, opts = {}) {
+      const user =
+        opts.user ?? (await createUser(operator, { username: `oauth${++counter}_${randomBytes(3).toString("hex")}` }));
+      const clock = opts.expired ? { now: () => new Date(deps.clock.now().getTime() - 3_600_000) } : deps.clock;
+      const minted = await mintAccessToken(
+        { ...operator, clock },
+        { user: user.id, scopes: scopes.length ? scopes : ["user-info:read"], ttlSeconds: opts.ttlSeconds ?? 300 },
+      );
+      const token = minted.access_token;
+      return { token, user, headers: { authorization: `Bearer ${token}`, "x-request-id": randomUUID() } };
+    },
     async close() {
       await app.close();
+      if (tiny) await (await tiny).close();
       await closeDeps(deps);
       await store.drop();
     },

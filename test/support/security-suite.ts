@@ -82,6 +82,32 @@ export function securitySuite(harness: () => Harness, op: SecuredOperation): voi
     });
   }
 
+  it(`${op.method} ${op.url}: 429 over quota, with Retry-After and the RateLimit headers`, async () => {
+    const h = harness();
+    // Same store, every pool at 1 request per 60 s: the second call is over quota.
+    const app = await h.tinyLimitApp();
+    const u = await h.user(op.scopes);
+    const send = () =>
+      app.inject({
+        method: op.method,
+        url: op.url,
+        headers: fresh(u.headers),
+        ...(op.payload !== undefined ? { payload: op.payload as object } : {}),
+      });
+    const first = await send();
+    expect(first.statusCode).not.toBe(429);
+    expect(first.headers["ratelimit-remaining"]).toBe("0");
+    const res = await send();
+    expectError(res, 429, "TooManyRequests");
+    expect(res.headers["ratelimit-limit"]).toBe("1");
+    expect(res.headers["ratelimit-remaining"]).toBe("0");
+    expect(res.headers["ratelimit-policy"]).toBe("1;w=60");
+    const reset = Number(res.headers["ratelimit-reset"]);
+    expect(reset).toBeGreaterThanOrEqual(1);
+    expect(reset).toBeLessThanOrEqual(60);
+    expect(res.headers["retry-after"]).toBe(String(reset));
+  });
+
   for (const scope of op.scopes.length ? op.scopes : ["user-info:read"]) {
     it(`${op.method} ${op.url}: admitted with ${scope} alone, bare or prefixed`, async () => {
       const h = harness();

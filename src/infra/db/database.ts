@@ -1,7 +1,14 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import SqliteDatabase from "better-sqlite3";
-import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import {
+  CamelCasePlugin,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type SqliteDatabase as SqliteDialectDatabase,
+  sql,
+} from "kysely";
 import pg from "pg";
 import type { DatabaseTarget } from "../../config.js";
 import type { Database } from "./schema.js";
@@ -31,10 +38,31 @@ function openSqlite(path: string): Db {
   // A CLI command and a running server may share the file: wait instead of failing at once.
   native.pragma("busy_timeout = 5000");
   const kysely = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: native }),
+    dialect: new SqliteDialect({ database: withStatementCache(native) }),
     plugins: [new CamelCasePlugin()],
   });
   return wrap(kysely, "sqlite");
+}
+
+/**
+ * Kysely's SQLite driver prepares every query anew; preparing costs more than running a point read.
+ * The SQL text of a compiled Kysely query is stable (values are bound), so statements are reused.
+ * Bounded, in case a caller builds SQL with unbounded variety (e.g. `in (…)` lists of many lengths).
+ */
+function withStatementCache(native: SqliteDatabase.Database, limit = 1000): SqliteDialectDatabase {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => native.close(),
+    prepare(sqlText: string) {
+      let statement = cache.get(sqlText);
+      if (!statement) {
+        statement = native.prepare(sqlText);
+        if (cache.size >= limit) cache.delete(cache.keys().next().value as string);
+        cache.set(sqlText, statement);
+      }
+      return statement;
+    },
+  };
 }
 
 function openPostgres(url: string): Db {

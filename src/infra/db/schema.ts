@@ -59,8 +59,249 @@ export interface NotificationsTable {
   section: string;
 }
 
+export interface InstrumentsTable {
+  instrumentId: number;
+  symbol: string;
+  symbolLower: string;
+  displayName: string;
+  displayNameLower: string;
+  assetType: string;
+  assetTypeId: number;
+  assetTypeSubCategoryId: number;
+  exchangeId: number;
+  hasExpirationDate: number;
+  avatarSmall: string;
+  avatarMedium: string;
+  avatarLarge: string;
+  /** JSON array of integers. */
+  allowedLeverages: string;
+  minAmountCents: number;
+  priceSeed: number;
+  precision: number;
+  updated: string;
+}
+
+/** OAuth 2.0 (migration 002). JSON columns hold arrays of bare scopes or redirect URIs. */
+export interface OauthClientsTable {
+  id: string;
+  name: string;
+  secretHash: string | null;
+  redirectUris: string;
+  environment: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface OauthSigningKeysTable {
+  kid: string;
+  alg: string;
+  privateJwk: string;
+  publicJwk: string;
+  createdAt: string;
+  retiredAt: string | null;
+}
+
+export interface OauthSessionsTable {
+  idHash: string;
+  userId: string;
+  csrfToken: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+export interface OauthGrantsTable {
+  id: string;
+  clientId: string | null;
+  userId: string;
+  scopes: string;
+  environment: string;
+  createdAt: string;
+  revokedAt: string | null;
+  revokedReason: string | null;
+}
+
+export interface OauthCodesTable {
+  codeHash: string;
+  clientId: string;
+  userId: string;
+  redirectUri: string;
+  redirectUriGiven: number;
+  scopes: string;
+  codeChallenge: string | null;
+  expiresAt: string;
+  usedAt: string | null;
+  grantId: string | null;
+  createdAt: string;
+}
+
+export interface OauthRefreshTokensTable {
+  tokenHash: string;
+  grantId: string;
+  scopes: string;
+  createdAt: string;
+  expiresAt: string;
+  usedAt: string | null;
+}
+
+/** Social (migration 006): flags are 0/1, attachments are JSON text in the request form. */
+export interface PostsTable {
+  seq: Generated<number>;
+  id: string;
+  ownerId: string;
+  type: string;
+  text: string;
+  languageCode: string;
+  attachments: string;
+  createdAt: string;
+  updatedAt: string;
+  editStatus: string;
+  isDeleted: number;
+  isSpam: number;
+  sharedPostId: string | null;
+  sharedOriginPostId: string | null;
+}
+
+export interface PostTagsTable {
+  postId: string;
+  postSeq: number;
+  instrumentId: number;
+  position: number;
+  createdAt: string;
+}
+
+export interface MentionsTable {
+  entityId: string;
+  userId: string;
+  isDirect: number;
+  position: number;
+}
+
+export interface PollsTable {
+  id: Generated<number>;
+  postId: string;
+  title: string;
+}
+
+export interface PollOptionsTable {
+  id: Generated<number>;
+  pollId: number;
+  idx: number;
+  text: string;
+}
+
+export interface PollVotesTable {
+  pollId: number;
+  userId: string;
+  optionId: number;
+  createdAt: string;
+}
+
+export interface CommentsTable {
+  seq: Generated<number>;
+  id: string;
+  postId: string;
+  parentId: string | null;
+  ownerId: string;
+  text: string;
+  languageCode: string;
+  attachments: string;
+  createdAt: string;
+  updatedAt: string;
+  editStatus: string;
+  isDeleted: number;
+  isSpam: number;
+}
+
+export interface LikesTable {
+  seq: Generated<number>;
+  id: string;
+  entityId: string;
+  entityType: string;
+  userId: string;
+  createdAt: string;
+}
+
+export interface SavesTable {
+  seq: Generated<number>;
+  postId: string;
+  userId: string;
+  createdAt: string;
+}
+
+export interface PinsTable {
+  seq: Generated<number>;
+  postId: string;
+  userId: string;
+  createdAt: string;
+}
+
+export interface PostFollowsTable {
+  postId: string;
+  userId: string;
+  createdAt: string;
+}
+
+export interface UserFollowsTable {
+  followerId: string;
+  followeeId: string;
+  createdAt: string;
+}
+
+export interface UserBlocksTable {
+  blockerId: string;
+  blockedId: string;
+  createdAt: string;
+}
+
+export interface WatchlistsTable {
+  id: string;
+  userId: string;
+  gcid: number;
+  name: string;
+  watchlistType: string;
+  /** 'Default' | 'RecentlyInvested' for the builtin watchlists, null for the user's own. */
+  builtin: string | null;
+  isUserSelectedDefault: number;
+  watchlistRank: number;
+  dynamicUrl: string | null;
+  isPublic: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface WatchlistItemsTable {
+  watchlistId: string;
+  itemType: string;
+  itemId: number;
+  itemRank: number;
+  itemAddedReason: string;
+  itemAddedDate: string;
+}
+
 export interface Database {
   users: UsersTable;
   keyPairs: KeyPairsTable;
   notifications: NotificationsTable;
+  oauthClients: OauthClientsTable;
+  oauthSigningKeys: OauthSigningKeysTable;
+  oauthSessions: OauthSessionsTable;
+  oauthGrants: OauthGrantsTable;
+  oauthCodes: OauthCodesTable;
+  oauthRefreshTokens: OauthRefreshTokensTable;
+  instruments: InstrumentsTable;
+  posts: PostsTable;
+  postTags: PostTagsTable;
+  mentions: MentionsTable;
+  polls: PollsTable;
+  pollOptions: PollOptionsTable;
+  pollVotes: PollVotesTable;
+  comments: CommentsTable;
+  likes: LikesTable;
+  saves: SavesTable;
+  pins: PinsTable;
+  postFollows: PostFollowsTable;
+  userFollows: UserFollowsTable;
+  userBlocks: UserBlocksTable;
+  watchlists: WatchlistsTable;
+  watchlistItems: WatchlistItemsTable;
 }

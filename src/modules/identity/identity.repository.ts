@@ -19,8 +19,29 @@ export const identityRepository = (db: Executor) => ({
     return db.selectFrom("users").selectAll().where("gcid", "=", gcid).executeTakeFirst();
   },
 
+  async findUsersByIds(ids: readonly string[]): Promise<UserRow[]> {
+    if (ids.length === 0) return [];
+    return db.selectFrom("users").selectAll().where("id", "in", ids).execute();
+  },
+
+  async findUsersByGcids(gcids: readonly number[]): Promise<UserRow[]> {
+    if (gcids.length === 0) return [];
+    return db.selectFrom("users").selectAll().where("gcid", "in", gcids).execute();
+  },
+
+  async findUsersByUsernames(usernames: readonly string[]): Promise<UserRow[]> {
+    if (usernames.length === 0) return [];
+    const lower = usernames.map((u) => u.toLowerCase());
+    return db.selectFrom("users").selectAll().where("usernameLower", "in", lower).execute();
+  },
+
   async findUserByUsername(username: string): Promise<UserRow | undefined> {
     return db.selectFrom("users").selectAll().where("usernameLower", "=", username.toLowerCase()).executeTakeFirst();
+  },
+
+  async setPasswordHash(userId: string, passwordHash: string): Promise<boolean> {
+    const result = await db.updateTable("users").set({ passwordHash }).where("id", "=", userId).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   },
 
   async countUsers(): Promise<number> {

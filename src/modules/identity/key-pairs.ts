@@ -4,7 +4,7 @@ import { isoNow } from "../../core/clock.js";
 import { AppError } from "../../core/errors.js";
 import { hashSecret, newId, newSecret } from "../../core/ids.js";
 import { normalizeScope, withPrefix } from "../../core/scopes.js";
-import type { Ctx } from "../context.js";
+import { type Ctx, transact } from "../context.js";
 import { identityRepository, type KeyPairRow } from "./identity.repository.js";
 import { resolveUser } from "./user-ref.js";
 
@@ -106,10 +106,15 @@ export async function listKeyPairs(ctx: Ctx, userRef: string): Promise<KeyPairSu
 
 export async function revokeKeyPair(ctx: Ctx, id: string): Promise<KeyPairSummary> {
   requireSystem(ctx.actor);
-  const repo = identityRepository(ctx.db.kysely);
-  const existing = await repo.findKeyPair(id);
-  if (!existing) throw new AppError("NotFound", `No key pair "${id}"`);
-  if (existing.revokedAt === null) await repo.revokeKeyPair(id, isoNow(ctx.clock));
-  const after = await repo.findKeyPair(id);
-  return toSummary(after ?? existing, ctx.config.scopePrefix);
+  return transact(ctx, async (trx, record) => {
+    const repo = identityRepository(trx);
+    const existing = await repo.findKeyPair(id);
+    if (!existing) throw new AppError("NotFound", `No key pair "${id}"`);
+    const at = isoNow(ctx.clock);
+    if (await repo.revokeKeyPair(id, at)) {
+      record({ type: "KeyPairRevoked", keyPairId: id, userId: existing.userId, occurredAt: at });
+    }
+    const after = await repo.findKeyPair(id);
+    return toSummary(after ?? existing, ctx.config.scopePrefix);
+  });
 }

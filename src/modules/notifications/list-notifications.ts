@@ -1,5 +1,5 @@
 import { requireUser } from "../../core/access.js";
-import { type Ctx, transact } from "../context.js";
+import type { Ctx } from "../context.js";
 import { notificationsRepository } from "./notifications.repository.js";
 import { type NotificationResult, toMessage } from "./notifications.view.js";
 
@@ -11,11 +11,11 @@ export const LIST_NOTIFICATIONS_SCOPES = ["notifications:read"] as const;
  */
 export async function listNotifications(ctx: Ctx): Promise<NotificationResult> {
   const actor = requireUser(ctx.actor, LIST_NOTIFICATIONS_SCOPES);
-  return transact(ctx, async (trx) => {
-    const repo = notificationsRepository(trx);
-    const rows = await repo.listForUser(actor.userId);
-    const notSeen = rows.filter((r) => r.readStatus === "New").length;
-    if (notSeen > 0) await repo.moveStatus(actor.userId, ["New"], "Seen");
-    return { messages: rows.map(toMessage), meta: { notSeen } };
-  });
+  const repo = notificationsRepository(ctx.db.kysely);
+  const rows = await repo.listForUser(actor.userId);
+  const fresh = rows.filter((r) => r.readStatus === "New").map((r) => r.id);
+  // One guarded statement, no transaction: only what this read returned moves to Seen, so a
+  // notification arriving meanwhile stays New for the next read.
+  if (fresh.length > 0) await repo.markSeen(actor.userId, fresh);
+  return { messages: rows.map(toMessage), meta: { notSeen: fresh.length } };
 }

@@ -21,6 +21,23 @@ export const notificationsRepository = (db: Executor) => ({
       .execute();
   },
 
+  /** Moves the given notifications from New to Seen (others, or already moved, are left alone). */
+  async markSeen(userId: string, ids: readonly string[]): Promise<number> {
+    let moved = 0;
+    // Chunked so that the bound-parameter count stays far below every engine's limit.
+    for (let i = 0; i < ids.length; i += 500) {
+      const result = await db
+        .updateTable("notifications")
+        .set({ readStatus: "Seen" })
+        .where("userId", "=", userId)
+        .where("readStatus", "=", "New")
+        .where("id", "in", ids.slice(i, i + 500))
+        .executeTakeFirst();
+      moved += Number(result.numUpdatedRows);
+    }
+    return moved;
+  },
+
   /** Moves every notification of the user in `from` to `to`; returns how many moved. */
   async moveStatus(userId: string, from: readonly ReadStatus[], to: ReadStatus): Promise<number> {
     const result = await db

@@ -12,7 +12,8 @@ export function registerNotificationRoutes(app: App, deps: Deps): void {
     method: "GET",
     url: "/api/v1/notifications/messages",
     ...api(
-      { scopes: LIST_NOTIFICATIONS_SCOPES, requestIdRequired: true },
+      // The default pool plus 1 request per second (upstream).
+      { scopes: LIST_NOTIFICATIONS_SCOPES, requestIdRequired: true, rateLimit: "notifications" },
       {
         operationId: "getInAppNotifications",
         tags: ["Notifications"],

@@ -1,6 +1,10 @@
 import type { Kysely } from "kysely";
 import type { Dialect } from "../database.js";
 import * as foundation from "./001-foundation.js";
+import * as oauth from "./002-oauth.js";
+import * as market from "./003-market.js";
+import * as watchlists from "./005-watchlists.js";
+import * as social from "./006-social.js";
 
 export interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -9,4 +13,8 @@ export interface DialectMigration {
 /** Applied in key order; never edit a migration that has shipped, add a new one. */
 export const MIGRATIONS: Record<string, DialectMigration> = {
   "001-foundation": foundation,
+  "002-oauth": oauth,
+  "003-market": market,
+  "005-watchlists": watchlists,
+  "006-social": social,
 };

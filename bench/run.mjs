@@ -1,0 +1,109 @@
+#!/usr/bin/env node
+// Benchmark harness: `npm run bench [-- scenario ...] [--duration S] [--rounds N] [--connections C]`.
+// For each scenario it starts the real server and a plain Node server returning the same bytes, loads
+// them in alternating rounds in the same run, and reports throughput, p99 latency and their ratio.
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { capture, load, median, startApp, startBaseline } from "./lib.mjs";
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    duration: { type: "string", default: "8" },
+    rounds: { type: "string", default: "3" },
+    connections: { type: "string", default: "50" },
+    help: { type: "boolean", default: false },
+  },
+});
+
+const available = readdirSync(new URL("./scenarios/", import.meta.url))
+  .filter((f) => f.endsWith(".mjs"))
+  .map((f) => f.replace(/\.mjs$/, ""));
+
+if (values.help) {
+  console.log(
+    `usage: npm run bench -- [scenario ...] [--duration S] [--rounds N] [--connections C]\nscenarios: ${available.join(", ")}`,
+  );
+  process.exit(0);
+}
+
+const chosen = positionals.length ? positionals : available;
+const unknown = chosen.filter((s) => !available.includes(s));
+if (unknown.length) {
+  console.error(`unknown scenario(s): ${unknown.join(", ")}; available: ${available.join(", ")}`);
+  process.exit(2);
+}
+
+const opts = { duration: Number(values.duration), connections: Number(values.connections) };
+const rounds = Number(values.rounds);
+const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : "n/a");
+let failed = false;
+
+mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
+
+for (const name of chosen) {
+  const scenario = (await import(`./scenarios/${name}.mjs`)).default;
+  console.log(`\n# ${scenario.name}: ${scenario.description}`);
+  const app = await startApp(scenario.env ?? {});
+  let baseline;
+  try {
+    const request = await scenario.prepare(app);
+    const sample = await capture(app.baseUrl, request);
+    if (sample.status >= 300)
+      throw new Error(`the scenario's request answered ${sample.status}: ${Buffer.from(sample.body, "base64")}`);
+    baseline = await startBaseline(sample);
+    process.stderr.write("warming up…\n");
+    await load(app.baseUrl, request, { ...opts, duration: 2 });
+    await load(baseline.baseUrl, request, { ...opts, duration: 2 });
+
+    const runs = { app: [], baseline: [] };
+    for (let i = 0; i < rounds; i++) {
+      const order = i % 2 === 0 ? ["app", "baseline"] : ["baseline", "app"];
+      for (const who of order) {
+        process.stderr.write(`round ${i + 1}/${rounds}: ${who}…\n`);
+        const target = who === "app" ? app : baseline;
+        runs[who].push(await load(target.baseUrl, request, { ...opts, pid: target.pid }));
+      }
+    }
+    const summary = (rs) => ({
+      rps: median(rs.map((r) => r.rps)),
+      p99: median(rs.map((r) => r.p99)),
+      non2xx: rs.reduce((a, r) => a + r.non2xx, 0),
+      errors: rs.reduce((a, r) => a + r.errors, 0),
+      peakRssMb: Math.max(...rs.map((r) => r.peakRssMb)),
+    });
+    const a = summary(runs.app);
+    const b = summary(runs.baseline);
+    const ratio = a.rps / b.rps;
+    console.log(
+      `response: ${sample.size} bytes, ${opts.connections} connections, ${rounds} rounds of ${opts.duration}s`,
+    );
+    console.log("target     req/s (median)   p99 ms   non-2xx  errors  peak RSS MB");
+    for (const [label, s] of [
+      ["app", a],
+      ["baseline", b],
+    ]) {
+      console.log(
+        `${label.padEnd(10)} ${fmt(s.rps).padStart(14)} ${fmt(s.p99, 1).padStart(8)} ${String(s.non2xx).padStart(9)} ${String(s.errors).padStart(7)} ${fmt(s.peakRssMb, 1).padStart(12)}`,
+      );
+    }
+    console.log(`ratio app/baseline throughput: ${fmt(ratio * 100, 1)}%   p99 ratio: ${fmt(a.p99 / b.p99, 2)}x`);
+    const t = scenario.targets ?? {};
+    const verdicts = [];
+    if (t.minRatio) verdicts.push(`${ratio >= t.minRatio ? "MET" : "MISSED"} throughput target ≥ ${t.minRatio * 100}%`);
+    if (t.maxRssMb) verdicts.push(`${a.peakRssMb <= t.maxRssMb ? "MET" : "MISSED"} memory target < ${t.maxRssMb} MB`);
+    if (verdicts.length) console.log(verdicts.join("; "));
+    if (a.non2xx > 0 || a.errors > 0) {
+      console.log("the app answered non-2xx or failed requests during the run: the figures are not valid");
+      failed = true;
+    }
+    writeFileSync(
+      new URL(`./results/${scenario.name}.json`, import.meta.url),
+      `${JSON.stringify({ scenario: scenario.name, at: new Date().toISOString(), options: { ...opts, rounds }, app: a, baseline: b, ratio, runs }, null, 2)}\n`,
+    );
+  } finally {
+    await baseline?.stop();
+    await app.stop();
+  }
+}
+process.exit(failed ? 1 : 0);

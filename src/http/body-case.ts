@@ -1,0 +1,43 @@
+import type { FastifyRequest } from "fastify";
+
+/**
+ * Upstream binds JSON bodies case-insensitively (ASP.NET), and clients rely on it: `Message`,
+ * `MESSAGE` and `message` reach the same field. This renames each property of a body to the
+ * casing its schema declares, recursively, before validation; responses keep exact casing.
+ */
+type JsonSchema = {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+};
+
+export function canonicalizeKeys(schema: JsonSchema | undefined, value: unknown): unknown {
+  if (!schema || value === null || typeof value !== "object") return value;
+  const alternatives = schema.anyOf ?? schema.oneOf;
+  if (alternatives) {
+    const objectLike = alternatives.find((s) => s.properties || s.items);
+    return objectLike ? canonicalizeKeys(objectLike, value) : value;
+  }
+  if (Array.isArray(value)) return schema.items ? value.map((v) => canonicalizeKeys(schema.items, v)) : value;
+  if (!schema.properties) return value;
+  const byLower = new Map(Object.keys(schema.properties).map((k) => [k.toLowerCase(), k]));
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    const canonical = key in schema.properties ? key : (byLower.get(key.toLowerCase()) ?? key);
+    // An exact-case key wins over a differently cased duplicate.
+    if (canonical in out && canonical !== key) continue;
+    out[canonical] = canonicalizeKeys(schema.properties[canonical], v);
+  }
+  return out;
+}
+
+/** A preValidation hook for a route whose body schema is `schema`. */
+export function caseInsensitiveBody(schema: unknown) {
+  return async (request: FastifyRequest) => {
+    if (request.body && typeof request.body === "object") {
+      request.body = canonicalizeKeys(schema as JsonSchema, request.body);
+    }
+  };
+}

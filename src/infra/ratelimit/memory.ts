@@ -1,0 +1,62 @@
+import type { Consumption, LimitRequest, LimitState, RateLimitStore } from "./store.js";
+
+interface Window {
+  count: number;
+  resetAt: number;
+}
+
+/** Expired windows are dropped this often, so idle callers do not accumulate. */
+const SWEEP_EVERY_MS = 60_000;
+
+/**
+ * Counters in this process. Node runs one request's check-and-count without interruption, so
+ * concurrent requests of one caller can never over-admit.
+ */
+export class MemoryRateLimitStore implements RateLimitStore {
+  readonly kind = "memory" as const;
+  private readonly windows = new Map<string, Window>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(private readonly now: () => number = Date.now) {
+    this.sweeper = setInterval(() => this.sweep(), SWEEP_EVERY_MS);
+    this.sweeper.unref();
+  }
+
+  async consume(caller: string, limits: readonly LimitRequest[]): Promise<Consumption> {
+    return this.consumeNow(caller, limits);
+  }
+
+  /** The synchronous core, also used by the Redis store while Redis is unreachable. */
+  consumeNow(caller: string, limits: readonly LimitRequest[]): Consumption {
+    const now = this.now();
+    const keys = limits.map((l) => `${l.pool}\u0000${caller}`);
+    const current: Window[] = limits.map(({ windowMs }, i) => {
+      const w = this.windows.get(keys[i]!);
+      return w && w.resetAt > now ? w : { count: 0, resetAt: now + windowMs };
+    });
+    const admitted = current.every((w, i) => w.count < limits[i]!.max);
+    if (admitted) {
+      current.forEach((w, i) => {
+        w.count += 1;
+        this.windows.set(keys[i]!, w);
+      });
+    }
+    const states: LimitState[] = current.map((w) => ({ count: w.count, resetMs: w.resetAt - now }));
+    return { admitted, states };
+  }
+
+  sweep(): void {
+    const now = this.now();
+    for (const [key, w] of this.windows) if (w.resetAt <= now) this.windows.delete(key);
+  }
+
+  /** Live windows (for tests of the sweep). */
+  get size(): number {
+    return this.windows.size;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    this.windows.clear();
+  }
+}

@@ -1,0 +1,82 @@
+import type { Deps } from "../context.js";
+import { type InstrumentRow, marketRepository } from "./market.repository.js";
+
+/** The published catalog entry other modules code against (docs/market-contract.md). */
+export interface Instrument {
+  instrumentId: number;
+  symbol: string;
+  displayName: string;
+  assetType: string;
+  assetTypeId: number;
+  assetTypeSubCategoryId: number;
+  exchangeId: number;
+  hasExpirationDate: boolean;
+  avatar: { small: string; medium: string; large: string };
+  allowedLeverages: number[];
+  /** Smallest position amount, USD. */
+  minAmount: number;
+  updated: string;
+}
+
+/** The catalog entry plus what only the market and trading modules need. */
+export interface InstrumentDetail extends Instrument {
+  priceSeed: number;
+  precision: number;
+}
+
+export function toInstrument(row: InstrumentRow): InstrumentDetail {
+  return {
+    instrumentId: row.instrumentId,
+    symbol: row.symbol,
+    displayName: row.displayName,
+    assetType: row.assetType,
+    assetTypeId: row.assetTypeId,
+    assetTypeSubCategoryId: row.assetTypeSubCategoryId,
+    exchangeId: row.exchangeId,
+    hasExpirationDate: row.hasExpirationDate === 1,
+    avatar: { small: row.avatarSmall, medium: row.avatarMedium, large: row.avatarLarge },
+    allowedLeverages: JSON.parse(row.allowedLeverages) as number[],
+    minAmount: row.minAmountCents / 100,
+    updated: row.updated,
+    priceSeed: Number(row.priceSeed),
+    precision: row.precision,
+  };
+}
+
+/** Looks up instruments by id; unknown ids are simply absent from the map. */
+export async function findInstruments(deps: Deps, ids: readonly number[]): Promise<Map<number, Instrument>> {
+  return findInstrumentDetails(deps, ids);
+}
+
+export async function findInstrumentDetails(
+  deps: Deps,
+  ids: readonly number[],
+): Promise<Map<number, InstrumentDetail>> {
+  const unique = [...new Set(ids.filter((id) => Number.isSafeInteger(id)))];
+  const rows = await marketRepository(deps.db.kysely).byIds(unique);
+  return new Map(rows.map((r) => [r.instrumentId, toInstrument(r)]));
+}
+
+/** Every instrument, by id (the engine and the catalog routes). */
+export async function listInstruments(deps: Deps): Promise<InstrumentDetail[]> {
+  return (await marketRepository(deps.db.kysely).all()).map(toInstrument);
+}
+
+/**
+ * Case-insensitive search: symbol prefix or display-name substring; an exact symbol match
+ * comes first, then by symbol. Empty text matches everything.
+ */
+export async function searchInstruments(deps: Deps, text: string, limit: number): Promise<Instrument[]> {
+  const { rows } = await marketRepository(deps.db.kysely).search(text, Math.max(0, Math.floor(limit)));
+  return rows.map(toInstrument);
+}
+
+export async function searchInstrumentsPage(
+  deps: Deps,
+  text: string,
+  pageSize: number,
+  pageNumber: number,
+): Promise<{ items: InstrumentDetail[]; total: number }> {
+  const { rows, total } = await marketRepository(deps.db.kysely).search(text, pageSize, (pageNumber - 1) * pageSize);
+  return { items: rows.map(toInstrument), total };
+}

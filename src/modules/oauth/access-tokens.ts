@@ -1,0 +1,183 @@
+import { randomUUID } from "node:crypto";
+import {
+  createRemoteJWKSet,
+  decodeJwt,
+  decodeProtectedHeader,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+  jwtVerify,
+  SignJWT,
+} from "jose";
+import type { Config } from "../../config.js";
+import type { Environment, UserActor } from "../../core/actor.js";
+import { normalizeScope } from "../../core/scopes.js";
+import { resolveUser } from "../identity/user-ref.js";
+import type { Deps } from "../context.js";
+import { oauthRepository } from "./oauth.repository.js";
+import { scopeString } from "./scope-words.js";
+import { keyStore, SIGNING_ALG } from "./signing-keys.js";
+
+/** Tolerated difference between our clock and the token's `iat` / `exp` (and another issuer's). */
+export const CLOCK_SKEW_SECONDS = 30;
+/** RFC 9068: the `typ` of a JWT access token. */
+export const ACCESS_TOKEN_TYP = "at+jwt";
+/** The algorithms accepted from an external issuer: asymmetric only, never `none` or HMAC. */
+const EXTERNAL_ALGS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"];
+
+export interface AccessTokenSubject {
+  userId: string;
+  gcid: number;
+  grantId: string;
+  /** The OAuth client; null for an operator-minted token. */
+  clientId: string | null;
+  scopes: readonly string[];
+  environment: string;
+}
+
+export interface SignedAccessToken {
+  token: string;
+  expiresIn: number;
+}
+
+/** Signs a short-lived access token (RFC 9068 profile) with the current key. */
+export async function signAccessToken(
+  deps: Deps,
+  issuer: string,
+  subject: AccessTokenSubject,
+  ttlSeconds: number = deps.config.oauth.accessTokenTtl,
+): Promise<SignedAccessToken> {
+  const key = await keyStore(deps).current();
+  const now = Math.floor(deps.clock.now().getTime() / 1000);
+  const token = await new SignJWT({
+    client_id: subject.clientId ?? OPERATOR_CLIENT,
+    scope: scopeString(subject.scopes, deps.config.scopePrefix),
+    gcid: subject.gcid,
+    env: subject.environment,
+    sid: subject.grantId,
+  })
+    .setProtectedHeader({ alg: SIGNING_ALG, kid: key.kid, typ: ACCESS_TOKEN_TYP })
+    .setIssuer(issuer)
+    .setAudience(deps.config.oauth.audience)
+    .setSubject(subject.userId)
+    .setJti(randomUUID())
+    .setIssuedAt(now)
+    .setExpirationTime(now + ttlSeconds)
+    .sign(key.privateKey);
+  return { token, expiresIn: ttlSeconds };
+}
+
+/** The client id recorded for tokens the operator mints from the CLI. */
+export const OPERATOR_CLIENT = "operator";
+
+const builtInKeys =
+  (deps: Deps): JWTVerifyGetKey =>
+  async (header) => {
+    const key = header.kid ? await keyStore(deps).byKid(header.kid) : undefined;
+    if (!key) throw new Error("unknown signing key");
+    return key.publicKey;
+  };
+
+const remoteSets = new WeakMap<Config, JWTVerifyGetKey>();
+function externalKeys(config: Config, jwksUrl: string): JWTVerifyGetKey {
+  let set = remoteSets.get(config);
+  if (!set) {
+    set = createRemoteJWKSet(new URL(jwksUrl), { timeoutDuration: 5000, cooldownDuration: 30_000 });
+    remoteSets.set(config, set);
+  }
+  return set;
+}
+
+const bareScopes = (claims: JWTPayload, prefix: string): string[] => {
+  const raw = typeof claims.scope === "string" ? claims.scope.split(" ") : Array.isArray(claims.scp) ? claims.scp : [];
+  const scopes = raw.map((s) => (typeof s === "string" ? normalizeScope(s, prefix) : null));
+  return [...new Set(scopes.filter((s): s is NonNullable<typeof s> => s !== null))];
+};
+
+const environmentOf = (claims: JWTPayload): Environment => (claims.env === "real" ? "real" : "demo");
+
+/**
+ * Bearer verification for every operation: signature (ES256 by one of our trusted keys, or the
+ * external issuer's JWKS), issuer, audience, expiry with CLOCK_SKEW_SECONDS of tolerance, and, for
+ * our own tokens, that the grant they came from has not been revoked. Null when anything fails.
+ */
+export async function verifyAccessToken(deps: Deps, issuer: string, token: string): Promise<UserActor | null> {
+  try {
+    const { alg } = decodeProtectedHeader(token);
+    const unverified = decodeJwt(token);
+    const external = deps.config.oauth.external;
+    if (external && unverified.iss === external.issuer && unverified.iss !== issuer) {
+      return await verifyExternal(deps, external, token);
+    }
+    if (alg !== SIGNING_ALG) return null;
+    const { payload } = await jwtVerify(token, builtInKeys(deps), {
+      issuer,
+      audience: deps.config.oauth.audience,
+      algorithms: [SIGNING_ALG],
+      typ: ACCESS_TOKEN_TYP,
+      clockTolerance: CLOCK_SKEW_SECONDS,
+      currentDate: deps.clock.now(),
+      requiredClaims: ["exp", "iat", "sub", "sid", "gcid"],
+    });
+    const { sub, sid, gcid, client_id: clientId } = payload;
+    if (typeof sid !== "string" || typeof gcid !== "number" || typeof sub !== "string") return null;
+    if (!(await oauthRepository(deps.db.kysely).isGrantActive(sid, sub))) return null;
+    return {
+      kind: "user",
+      userId: sub,
+      gcid,
+      via: "oauth",
+      credentialId: typeof clientId === "string" ? clientId : OPERATOR_CLIENT,
+      scopes: bareScopes(payload, deps.config.scopePrefix),
+      environment: environmentOf(payload),
+    };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A token of a trusted external issuer: its `sub` names a local user by id, gcid or username
+ * (the user must exist here); its scopes come from `scope` (space-separated) or `scp` (array).
+ */
+async function verifyExternal(
+  deps: Deps,
+  external: { issuer: string; jwksUrl: string },
+  token: string,
+): Promise<UserActor | null> {
+  const { payload } = await jwtVerify(token, externalKeys(deps.config, external.jwksUrl), {
+    issuer: external.issuer,
+    audience: deps.config.oauth.audience,
+    algorithms: EXTERNAL_ALGS,
+    clockTolerance: CLOCK_SKEW_SECONDS,
+    currentDate: deps.clock.now(),
+    requiredClaims: ["exp", "sub"],
+  });
+  const user = await resolveUser(deps.db.kysely, payload.sub!).catch(() => null);
+  if (!user) return null;
+  const clientId = typeof payload.client_id === "string" ? payload.client_id : payload.azp;
+  return {
+    kind: "user",
+    userId: user.id,
+    gcid: user.gcid,
+    via: "oauth",
+    credentialId: typeof clientId === "string" ? clientId : external.issuer,
+    scopes: bareScopes(payload, deps.config.scopePrefix),
+    environment: environmentOf(payload),
+  };
+}
+
+/** For revocation: the grant of one of our access tokens, whatever its expiry; null otherwise. */
+export async function grantOfAccessToken(deps: Deps, issuer: string, token: string): Promise<string | null> {
+  try {
+    const { payload } = await jwtVerify(token, builtInKeys(deps), {
+      issuer,
+      audience: deps.config.oauth.audience,
+      algorithms: [SIGNING_ALG],
+      typ: ACCESS_TOKEN_TYP,
+      currentDate: new Date(0),
+    });
+    return typeof payload.sid === "string" ? payload.sid : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,50 @@
+import { isoNow } from "../../core/clock.js";
+import { AppError } from "../../core/errors.js";
+import { type Ctx, transact } from "../context.js";
+import { requireOwner, requireWriter } from "./access.js";
+import { assemblePosts } from "./assemble.js";
+import { type AttachmentInput, checkAttachments, checkText, languageOf, Problems } from "./content.js";
+import { socialRepository } from "./social.repository.js";
+import { MESSAGE_MAX } from "./social.schemas.js";
+import type { PostView } from "./social.view.js";
+
+async function ownPost(ctx: Ctx, postId: string, userId: string) {
+  const post = await socialRepository(ctx.db.kysely).findPost(postId);
+  if (!post || post.isDeleted === 1) throw new AppError("NotFound", "The post was not found");
+  requireOwner(post.ownerId, userId, "post");
+  return post;
+}
+
+/** Edits text and attachments; tags, mentions and a poll stay as created. */
+export async function updatePost(
+  ctx: Ctx,
+  postId: string,
+  input: { message: string; attachments?: AttachmentInput[] | undefined },
+): Promise<PostView> {
+  const actor = requireWriter(ctx.actor);
+  await ownPost(ctx, postId, actor.userId);
+  const p = new Problems();
+  const text = checkText(p, "body/message", input.message, MESSAGE_MAX);
+  const attachments = input.attachments === undefined ? undefined : checkAttachments(p, "body/attachments", input.attachments);
+  p.throwIfAny();
+  const row = await transact(ctx, async (trx) => {
+    const repo = socialRepository(trx);
+    await repo.updatePost(postId, {
+      text,
+      languageCode: languageOf(text),
+      ...(attachments ? { attachments: JSON.stringify(attachments) } : {}),
+      updatedAt: isoNow(ctx.clock),
+      editStatus: "Edited",
+    });
+    return (await repo.findPost(postId))!;
+  });
+  const [view] = await assemblePosts(ctx, [row], actor.userId, "request");
+  return view!;
+}
+
+/** Soft delete: the post leaves every feed; by id it answers as a tombstone. */
+export async function deletePost(ctx: Ctx, postId: string): Promise<void> {
+  const actor = requireWriter(ctx.actor);
+  await ownPost(ctx, postId, actor.userId);
+  await socialRepository(ctx.db.kysely).updatePost(postId, { isDeleted: 1, updatedAt: isoNow(ctx.clock) });
+}

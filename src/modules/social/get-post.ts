@@ -1,0 +1,36 @@
+import { AppError } from "../../core/errors.js";
+import type { Ctx } from "../context.js";
+import { requesterOf } from "./access.js";
+import { assembleDiscussions } from "./assemble.js";
+import { socialRepository } from "./social.repository.js";
+import type { DiscussionView } from "./social.view.js";
+
+export interface GetPostQuery {
+  /** Inline comments (>= 0). */
+  take: number;
+}
+
+/** Inline reactions of the single-post view (the operation has no parameter for it). */
+export const POST_REACTIONS_TAKE = 10;
+
+/**
+ * One Discussion. Anonymous callers get the public view (every requester flag false).
+ * A soft-deleted post still answers, as a tombstone (`isDeleted`, no content); spam, private
+ * and blocked posts answer 404 to everyone but whoever may see them.
+ */
+export async function getPost(ctx: Ctx, postId: string, query: GetPostQuery): Promise<DiscussionView> {
+  const requesterId = requesterOf(ctx.actor);
+  const repo = socialRepository(ctx.db.kysely);
+  const post = await repo.findPost(postId);
+  if (!post) throw new AppError("NotFound", "The post was not found");
+  if (post.isDeleted === 0 && !(await repo.isVisible(postId, requesterId))) {
+    throw new AppError("NotFound", "The post was not found");
+  }
+  const [discussion] = await assembleDiscussions(ctx, [post], {
+    requesterId,
+    commentsTake: post.isDeleted ? 0 : query.take,
+    reactionsTake: POST_REACTIONS_TAKE,
+    form: "request",
+  });
+  return discussion!;
+}

@@ -1,0 +1,171 @@
+import { AppError } from "../../core/errors.js";
+import { resolveUserRefs } from "../identity/user-profiles.js";
+import { findInstruments } from "../market/find-instruments.js";
+import type { Ctx } from "../context.js";
+import { requireReader } from "./access.js";
+import { assembleDiscussions } from "./assemble.js";
+import { type FeedSource, socialRepository } from "./social.repository.js";
+import { type AttachmentForm, FEED_VERSION, type FeedPageView, type ReasonView } from "./social.view.js";
+
+export interface FeedQuery {
+  take: number;
+  offset: number;
+  reactionsPageSize: number;
+}
+
+export type FeedRequest =
+  | { feed: "saved" }
+  | { feed: "instrument"; marketId: string; alias: boolean }
+  | { feed: "user"; userId: string; alias: boolean }
+  | { feed: "pinned"; userId: string }
+  | { feed: "following" }
+  | { feed: "forYou" }
+  | { feed: "news" };
+
+/** The pinned feed has no paging: this many pins at most, newest pin first. */
+export const PINNED_MAX = 100;
+/** For-you: instruments with the most posts over this window are "trending". */
+export const TRENDING_WINDOW_DAYS = 7;
+export const TRENDING_INSTRUMENTS = 5;
+
+const STREAM: Record<FeedRequest["feed"], string> = {
+  saved: "Saved",
+  instrument: "Instrument",
+  user: "User",
+  pinned: "Pinned",
+  following: "Following",
+  forYou: "ForYou",
+  news: "News",
+};
+
+function checkPaging(q: FeedQuery): void {
+  const problems = [];
+  if (!Number.isInteger(q.take) || q.take < 1 || q.take > 100) problems.push({ field: "querystring/take", message: "must be 1 to 100" });
+  if (!Number.isInteger(q.offset) || q.offset < 0) problems.push({ field: "querystring/offset", message: "must be >= 0" });
+  if (!Number.isInteger(q.reactionsPageSize) || q.reactionsPageSize < 1 || q.reactionsPageSize > 50) {
+    problems.push({ field: "querystring/reactionsPageSize", message: "must be 1 to 50" });
+  }
+  if (problems.length > 0) throw new AppError("ValidationFailed", "Paging parameters out of range", problems);
+}
+
+function marketIdOf(raw: string): number {
+  const trimmed = raw.trim();
+  if (!/^\d{1,9}$/.test(trimmed)) {
+    throw new AppError("ValidationFailed", "marketId must be an instrument id", [
+      { field: "params/marketId", message: "must be an instrument id (digits)" },
+    ]);
+  }
+  return Number(trimmed);
+}
+
+/** Every feed: one page of discussions, assembled with a bounded number of queries. */
+export async function readFeed(ctx: Ctx, request: FeedRequest, query: FeedQuery): Promise<FeedPageView> {
+  const actor = requireReader(ctx.actor);
+  const me = actor.userId;
+  const paged = request.feed !== "pinned";
+  if (paged) checkPaging(query);
+  const take = paged ? query.take : PINNED_MAX;
+  const offset = paged ? query.offset : 0;
+  let source: FeedSource;
+  let path: string;
+  let form: AttachmentForm = "request";
+  let trending: number[] = [];
+  switch (request.feed) {
+    case "saved":
+      source = { kind: "saved", userId: me };
+      path = "/api/v1/feeds/saved";
+      break;
+    case "instrument": {
+      const instrumentId = marketIdOf(request.marketId);
+      if (!(await findInstruments(ctx, [instrumentId])).has(instrumentId)) {
+        throw new AppError("NotFound", `No instrument ${instrumentId}`);
+      }
+      source = { kind: "instrument", instrumentId };
+      path = `/api/v1/feeds/${request.alias ? "instrument" : "markets"}/${instrumentId}`;
+      // The spec gives the instrument feed (only) the alternate attachment form.
+      if (request.alias) form = "alt";
+      break;
+    }
+    case "user":
+    case "pinned": {
+      const user = (await resolveUserRefs(ctx, [request.userId])).get(request.userId);
+      if (!user) throw new AppError("NotFound", `No user "${request.userId}"`);
+      source = request.feed === "user" ? { kind: "owner", ownerId: user.userId } : { kind: "pinned", userId: user.userId };
+      path =
+        request.feed === "pinned"
+          ? `/api/v1/feeds/users/${user.gcid}/pinned`
+          : `/api/v1/feeds/${request.alias ? "user" : "users"}/${user.gcid}`;
+      break;
+    }
+    case "following":
+      source = { kind: "following", followerId: me };
+      path = "/api/v1/feeds/following";
+      break;
+    case "forYou": {
+      const since = new Date(ctx.clock.now().getTime() - TRENDING_WINDOW_DAYS * 86_400_000).toISOString();
+      trending = await socialRepository(ctx.db.kysely).trendingInstruments(since, TRENDING_INSTRUMENTS);
+      source = { kind: "forYou", userId: me, instrumentIds: trending };
+      path = "/api/v1/feeds/for-you";
+      break;
+    }
+    case "news":
+      source = { kind: "all" };
+      path = "/api/v1/feeds/news";
+      break;
+  }
+
+  const repo = socialRepository(ctx.db.kysely);
+  // One row more than the page tells whether a next page exists.
+  const rows = await repo.feedPage(source, me, offset, take + 1);
+  const page = rows.slice(0, take);
+  const reasons = request.feed === "forYou" ? await reasonsFor(ctx, me, page, trending) : undefined;
+  const discussions = await assembleDiscussions(ctx, page, {
+    requesterId: me,
+    commentsTake: 0,
+    reactionsTake: paged ? query.reactionsPageSize : 10,
+    form,
+    ...(reasons ? { reasons } : {}),
+  });
+  const next =
+    paged && rows.length > take
+      ? `${path}?offset=${offset + take}&take=${take}&reactionsPageSize=${query.reactionsPageSize}`
+      : "";
+  const stream = STREAM[request.feed];
+  return {
+    discussions,
+    paging: { next, offSet: offset, take, version: FEED_VERSION },
+    metadata: { experimentName: "", streamType: stream, designatedStreamType: stream },
+  };
+}
+
+/** Why each for-you post is there: a followed owner first, else its trending instrument. */
+async function reasonsFor(
+  ctx: Ctx,
+  me: string,
+  page: readonly { id: string; ownerId: string }[],
+  trending: readonly number[],
+): Promise<Map<string, ReasonView | null>> {
+  const repo = socialRepository(ctx.db.kysely);
+  const owners = [...new Set(page.map((p) => p.ownerId))];
+  const [followed, tags, users, instruments] = await Promise.all([
+    repo.followees(me, owners),
+    repo.tagsFor(page.map((p) => p.id)),
+    resolveUserRefs(ctx, owners),
+    findInstruments(ctx, trending),
+  ]);
+  const reasons = new Map<string, ReasonView | null>();
+  for (const post of page) {
+    const owner = users.get(post.ownerId);
+    if (followed.has(post.ownerId) && owner) {
+      reasons.set(post.id, { type: "followed-user", sourceId: String(owner.gcid), owner: owner.username });
+      continue;
+    }
+    const tag = tags.find((t) => t.postId === post.id && trending.includes(t.instrumentId));
+    const instrument = tag ? instruments.get(tag.instrumentId) : undefined;
+    reasons.set(
+      post.id,
+      instrument ? { type: "instrument-trending", sourceId: String(instrument.instrumentId), owner: instrument.symbol } : null,
+    );
+  }
+  return reasons;
+}

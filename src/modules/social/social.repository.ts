@@ -1,0 +1,612 @@
+import { type ExpressionBuilder, type Selectable, sql } from "kysely";
+import type { Executor } from "../../infra/db/executor.js";
+import type {
+  CommentsTable,
+  Database,
+  LikesTable,
+  PollOptionsTable,
+  PollsTable,
+  PostsTable,
+  PostTagsTable,
+} from "../../infra/db/schema.js";
+
+export type PostRow = Selectable<PostsTable>;
+export type CommentRow = Selectable<CommentsTable>;
+export type LikeRow = Selectable<LikesTable>;
+export type PollRow = Selectable<PollsTable>;
+export type PollOptionRow = Selectable<PollOptionsTable>;
+export type TagRow = Selectable<PostTagsTable>;
+export type NewPost = Omit<PostRow, "seq">;
+export type NewComment = Omit<CommentRow, "seq">;
+
+/** Which posts a feed pages through; each is served by one index (see migration 006). */
+export type FeedSource =
+  | { kind: "all" }
+  | { kind: "owner"; ownerId: string }
+  | { kind: "instrument"; instrumentId: number }
+  | { kind: "following"; followerId: string }
+  | { kind: "saved"; userId: string }
+  | { kind: "pinned"; userId: string }
+  | { kind: "forYou"; userId: string; instrumentIds: readonly number[] };
+
+type PostsEb = ExpressionBuilder<Database & { owner: Database["users"] }, "posts" | "owner">;
+
+/**
+ * What a requester may see: not deleted, not spam, not a private profile's (unless their own),
+ * and nothing across a block in either direction.
+ */
+function visible(eb: PostsEb, requesterId: string | null) {
+  const conditions = [eb("posts.isDeleted", "=", 0), eb("posts.isSpam", "=", 0)];
+  if (requesterId === null) return eb.and([...conditions, eb("owner.isPrivate", "=", 0)]);
+  return eb.and([
+    ...conditions,
+    eb.or([eb("owner.isPrivate", "=", 0), eb("owner.id", "=", requesterId)]),
+    eb.not(
+      eb.exists(
+        eb
+          .selectFrom("userBlocks")
+          .select("userBlocks.blockerId")
+          .where("userBlocks.blockerId", "=", requesterId)
+          .whereRef("userBlocks.blockedId", "=", "posts.ownerId"),
+      ),
+    ),
+    eb.not(
+      eb.exists(
+        eb
+          .selectFrom("userBlocks")
+          .select("userBlocks.blockerId")
+          .whereRef("userBlocks.blockerId", "=", "posts.ownerId")
+          .where("userBlocks.blockedId", "=", requesterId),
+      ),
+    ),
+  ]);
+}
+
+const count = (v: unknown) => Number(v ?? 0);
+
+export const socialRepository = (db: Executor) => ({
+  // ------------------------------------------------------------------ posts
+  async insertPost(row: NewPost): Promise<PostRow> {
+    return db.insertInto("posts").values(row).returningAll().executeTakeFirstOrThrow();
+  },
+
+  async insertTags(rows: TagRow[]): Promise<void> {
+    if (rows.length > 0) await db.insertInto("postTags").values(rows).execute();
+  },
+
+  async insertMentions(entityId: string, users: { userId: string; isDirect: boolean }[]): Promise<void> {
+    if (users.length === 0) return;
+    await db
+      .insertInto("mentions")
+      .values(users.map((u, position) => ({ entityId, userId: u.userId, isDirect: u.isDirect ? 1 : 0, position })))
+      .execute();
+  },
+
+  async replaceMentions(entityId: string, users: { userId: string; isDirect: boolean }[]): Promise<void> {
+    await db.deleteFrom("mentions").where("entityId", "=", entityId).execute();
+    await this.insertMentions(entityId, users);
+  },
+
+  async findPost(id: string): Promise<PostRow | undefined> {
+    return db.selectFrom("posts").selectAll().where("id", "=", id).executeTakeFirst();
+  },
+
+  async postsByIds(ids: readonly string[]): Promise<PostRow[]> {
+    if (ids.length === 0) return [];
+    return db.selectFrom("posts").selectAll().where("id", "in", ids).execute();
+  },
+
+  async updatePost(id: string, patch: Partial<Pick<PostRow, "text" | "languageCode" | "attachments" | "updatedAt" | "editStatus" | "isDeleted">>) {
+    await db.updateTable("posts").set(patch).where("id", "=", id).execute();
+  },
+
+  /** Whether `requesterId` (null = anonymous) may see this one post. */
+  async isVisible(postId: string, requesterId: string | null): Promise<boolean> {
+    const row = await db
+      .selectFrom("posts")
+      .innerJoin("users as owner", "owner.id", "posts.ownerId")
+      .select("posts.id")
+      .where("posts.id", "=", postId)
+      .where((eb) => visible(eb, requesterId))
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  /** One feed page (limit rows from offset), newest first by the source's own order. */
+  async feedPage(source: FeedSource, requesterId: string | null, offset: number, limit: number): Promise<PostRow[]> {
+    let q = db
+      .selectFrom("posts")
+      .innerJoin("users as owner", "owner.id", "posts.ownerId")
+      .selectAll("posts")
+      .where((eb) => visible(eb, requesterId));
+    switch (source.kind) {
+      case "all":
+        q = q.orderBy("posts.seq", "desc");
+        break;
+      case "owner":
+        q = q.where("posts.ownerId", "=", source.ownerId).orderBy("posts.seq", "desc");
+        break;
+      case "instrument":
+        q = q
+          .innerJoin("postTags", "postTags.postId", "posts.id")
+          .where("postTags.instrumentId", "=", source.instrumentId)
+          .orderBy("postTags.postSeq", "desc");
+        break;
+      case "following":
+        q = q
+          .where("posts.ownerId", "in", (eb) =>
+            eb.selectFrom("userFollows").select("followeeId").where("followerId", "=", source.followerId),
+          )
+          .orderBy("posts.seq", "desc");
+        break;
+      case "saved":
+        q = q
+          .innerJoin("saves", "saves.postId", "posts.id")
+          .where("saves.userId", "=", source.userId)
+          .orderBy("saves.seq", "desc");
+        break;
+      case "pinned":
+        q = q
+          .innerJoin("pins", "pins.postId", "posts.id")
+          .where("pins.userId", "=", source.userId)
+          .where("posts.ownerId", "=", source.userId)
+          .orderBy("pins.seq", "desc");
+        break;
+      case "forYou": {
+        const { userId, instrumentIds } = source;
+        q = q
+          .where("posts.ownerId", "!=", userId)
+          .where((eb) =>
+            eb.or([
+              eb(
+                "posts.ownerId",
+                "in",
+                eb.selectFrom("userFollows").select("followeeId").where("followerId", "=", userId),
+              ),
+              ...(instrumentIds.length > 0
+                ? [
+                    eb.exists(
+                      eb
+                        .selectFrom("postTags")
+                        .select("postTags.postId")
+                        .whereRef("postTags.postId", "=", "posts.id")
+                        .where("postTags.instrumentId", "in", instrumentIds),
+                    ),
+                  ]
+                : []),
+            ]),
+          )
+          .orderBy("posts.seq", "desc");
+        break;
+      }
+    }
+    return q.limit(limit).offset(offset).execute();
+  },
+
+  /** The instruments with most posts since `since`, most first. */
+  async trendingInstruments(since: string, limit: number): Promise<number[]> {
+    const rows = await db
+      .selectFrom("postTags")
+      .select(["instrumentId", (eb) => eb.fn.countAll<number | string>().as("n")])
+      .where("createdAt", ">=", since)
+      .groupBy("instrumentId")
+      .orderBy("n", "desc")
+      .orderBy("instrumentId")
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.instrumentId);
+  },
+
+  async tagsFor(postIds: readonly string[]): Promise<TagRow[]> {
+    if (postIds.length === 0) return [];
+    return db.selectFrom("postTags").selectAll().where("postId", "in", postIds).orderBy("position").execute();
+  },
+
+  async mentionsFor(entityIds: readonly string[]) {
+    if (entityIds.length === 0) return [];
+    return db.selectFrom("mentions").selectAll().where("entityId", "in", entityIds).orderBy("position").execute();
+  },
+
+  /** Shares per post: counted on the origin post and on an intermediate share. */
+  async shareCounts(postIds: readonly string[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    if (postIds.length === 0) return out;
+    const [byOrigin, byShared] = await Promise.all([
+      db
+        .selectFrom("posts")
+        .select(["sharedOriginPostId as id", (eb) => eb.fn.countAll<number | string>().as("n")])
+        .where("sharedOriginPostId", "in", postIds)
+        .where("isDeleted", "=", 0)
+        .groupBy("sharedOriginPostId")
+        .execute(),
+      db
+        .selectFrom("posts")
+        .select(["sharedPostId as id", (eb) => eb.fn.countAll<number | string>().as("n")])
+        .where("sharedPostId", "in", postIds)
+        .where("isDeleted", "=", 0)
+        .whereRef("sharedPostId", "!=", "sharedOriginPostId")
+        .groupBy("sharedPostId")
+        .execute(),
+    ]);
+    for (const r of [...byOrigin, ...byShared]) if (r.id) out.set(r.id, (out.get(r.id) ?? 0) + count(r.n));
+    return out;
+  },
+
+  async sharesOf(postId: string, afterSeq: number | null, order: "asc" | "desc", limit: number) {
+    let q = db
+      .selectFrom("posts")
+      .select(["id", "seq", "ownerId", "createdAt"])
+      .where((eb) => eb.or([eb("sharedOriginPostId", "=", postId), eb("sharedPostId", "=", postId)]))
+      .where("isDeleted", "=", 0);
+    if (afterSeq !== null) q = q.where("seq", order === "desc" ? "<" : ">", afterSeq);
+    return q.orderBy("seq", order).limit(limit).execute();
+  },
+
+  async countShares(postId: string): Promise<number> {
+    const row = await db
+      .selectFrom("posts")
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .where((eb) => eb.or([eb("sharedOriginPostId", "=", postId), eb("sharedPostId", "=", postId)]))
+      .where("isDeleted", "=", 0)
+      .executeTakeFirstOrThrow();
+    return count(row.n);
+  },
+
+  // ------------------------------------------------------------------ polls
+  async insertPoll(postId: string, title: string, options: { index: number; text: string }[]) {
+    const poll = await db.insertInto("polls").values({ postId, title }).returningAll().executeTakeFirstOrThrow();
+    await db
+      .insertInto("pollOptions")
+      .values(options.map((o) => ({ pollId: poll.id, idx: o.index, text: o.text })))
+      .execute();
+    return poll;
+  },
+
+  async pollsFor(postIds: readonly string[]): Promise<PollRow[]> {
+    if (postIds.length === 0) return [];
+    return db.selectFrom("polls").selectAll().where("postId", "in", postIds).execute();
+  },
+
+  async optionsFor(pollIds: readonly number[]): Promise<PollOptionRow[]> {
+    if (pollIds.length === 0) return [];
+    return db.selectFrom("pollOptions").selectAll().where("pollId", "in", pollIds).orderBy("idx").execute();
+  },
+
+  async voteCounts(pollIds: readonly number[]): Promise<Map<number, number>> {
+    if (pollIds.length === 0) return new Map();
+    const rows = await db
+      .selectFrom("pollVotes")
+      .select(["optionId", (eb) => eb.fn.countAll<number | string>().as("n")])
+      .where("pollId", "in", pollIds)
+      .groupBy("optionId")
+      .execute();
+    return new Map(rows.map((r) => [r.optionId, count(r.n)]));
+  },
+
+  async votesOf(userId: string, pollIds: readonly number[]): Promise<Set<number>> {
+    if (pollIds.length === 0) return new Set();
+    const rows = await db
+      .selectFrom("pollVotes")
+      .select("optionId")
+      .where("userId", "=", userId)
+      .where("pollId", "in", pollIds)
+      .execute();
+    return new Set(rows.map((r) => r.optionId));
+  },
+
+  async findPollOption(postId: string, pollId: number, optionId: number) {
+    return db
+      .selectFrom("polls")
+      .leftJoin("pollOptions", (j) => j.onRef("pollOptions.pollId", "=", "polls.id").on("pollOptions.id", "=", optionId))
+      .select(["polls.id as pollId", "polls.postId", "pollOptions.id as optionId"])
+      .where("polls.id", "=", pollId)
+      .executeTakeFirst()
+      .then((r) => (r ? { ...r, belongsToPost: r.postId === postId } : undefined));
+  },
+
+  /** One vote per user and poll: insert, or move the existing vote (a single guarded statement). */
+  async upsertVote(pollId: number, userId: string, optionId: number, at: string): Promise<void> {
+    await db
+      .insertInto("pollVotes")
+      .values({ pollId, userId, optionId, createdAt: at })
+      .onConflict((oc) => oc.columns(["pollId", "userId"]).doUpdateSet({ optionId, createdAt: at }))
+      .execute();
+  },
+
+  async removeVote(pollId: number, userId: string, optionId: number): Promise<boolean> {
+    const r = await db
+      .deleteFrom("pollVotes")
+      .where("pollId", "=", pollId)
+      .where("userId", "=", userId)
+      .where("optionId", "=", optionId)
+      .executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
+  },
+
+  // ------------------------------------------------------------------ comments
+  async insertComment(row: NewComment): Promise<CommentRow> {
+    return db.insertInto("comments").values(row).returningAll().executeTakeFirstOrThrow();
+  },
+
+  async findComment(id: string): Promise<CommentRow | undefined> {
+    return db.selectFrom("comments").selectAll().where("id", "=", id).executeTakeFirst();
+  },
+
+  async commentsByIds(ids: readonly string[]): Promise<CommentRow[]> {
+    if (ids.length === 0) return [];
+    return db.selectFrom("comments").selectAll().where("id", "in", ids).execute();
+  },
+
+  async updateComment(
+    id: string,
+    patch: Partial<Pick<CommentRow, "text" | "languageCode" | "attachments" | "updatedAt" | "editStatus" | "isDeleted">>,
+  ) {
+    await db.updateTable("comments").set(patch).where("id", "=", id).execute();
+  },
+
+  /** Comment counts per post: all (comments and replies) and top-level only. */
+  async commentCounts(postIds: readonly string[]): Promise<Map<string, { all: number; top: number }>> {
+    if (postIds.length === 0) return new Map();
+    const rows = await db
+      .selectFrom("comments")
+      .select([
+        "postId",
+        (eb) => eb.fn.countAll<number | string>().as("all"),
+        sql<number | string>`sum(case when parent_id is null then 1 else 0 end)`.as("top"),
+      ])
+      .where("postId", "in", postIds)
+      .where("isDeleted", "=", 0)
+      .where("isSpam", "=", 0)
+      .groupBy("postId")
+      .execute();
+    return new Map(rows.map((r) => [r.postId, { all: count(r.all), top: count(r.top) }]));
+  },
+
+  async replyCounts(commentIds: readonly string[]): Promise<Map<string, number>> {
+    if (commentIds.length === 0) return new Map();
+    const rows = await db
+      .selectFrom("comments")
+      .select(["parentId", (eb) => eb.fn.countAll<number | string>().as("n")])
+      .where("parentId", "in", commentIds)
+      .where("isDeleted", "=", 0)
+      .where("isSpam", "=", 0)
+      .groupBy("parentId")
+      .execute();
+    return new Map(rows.map((r) => [r.parentId as string, count(r.n)]));
+  },
+
+  /**
+   * The newest `perParent` visible comments of each post (or replies of each comment), in one
+   * query (a window function, on both engines).
+   */
+  async commentsPreview(
+    by: "postId" | "parentId",
+    parentIds: readonly string[],
+    perParent: number,
+    requesterId: string | null,
+  ): Promise<CommentRow[]> {
+    if (parentIds.length === 0 || perParent <= 0) return [];
+    const column = by === "postId" ? "postId" : "parentId";
+    const inner = db
+      .selectFrom("comments")
+      .selectAll()
+      .select((eb) => eb.fn.agg<number>("row_number").over((o) => o.partitionBy(column).orderBy("seq", "desc")).as("rn"))
+      .where(column, "in", parentIds)
+      .where("isDeleted", "=", 0)
+      .where("isSpam", "=", 0)
+      .$if(by === "postId", (q) => q.where("parentId", "is", null))
+      .$if(requesterId !== null, (q) => q.where((eb) => notBlockedWith(eb, requesterId!, "comments.ownerId")));
+    const rows = await db
+      .selectFrom(inner.as("c"))
+      .selectAll()
+      .where("c.rn", "<=", perParent)
+      .orderBy("c.seq", "desc")
+      .execute();
+    return rows.map(({ rn: _rn, ...row }) => row as CommentRow);
+  },
+
+  /** A page of comments of a post (parentId null) or of replies of a comment. */
+  async listComments(
+    filter: { postId: string; parentId: string | null },
+    afterSeq: number | null,
+    order: "asc" | "desc",
+    limit: number,
+    requesterId: string | null,
+  ): Promise<CommentRow[]> {
+    let q = db
+      .selectFrom("comments")
+      .selectAll()
+      .where("postId", "=", filter.postId)
+      .where("isDeleted", "=", 0)
+      .where("isSpam", "=", 0);
+    q = filter.parentId === null ? q.where("parentId", "is", null) : q.where("parentId", "=", filter.parentId);
+    if (requesterId !== null) q = q.where((eb) => notBlockedWith(eb, requesterId, "comments.ownerId"));
+    if (afterSeq !== null) q = q.where("seq", order === "desc" ? "<" : ">", afterSeq);
+    return q.orderBy("seq", order).limit(limit).execute();
+  },
+
+  async countComments(filter: { postId: string; parentId: string | null }): Promise<number> {
+    let q = db
+      .selectFrom("comments")
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .where("postId", "=", filter.postId)
+      .where("isDeleted", "=", 0)
+      .where("isSpam", "=", 0);
+    q = filter.parentId === null ? q.where("parentId", "is", null) : q.where("parentId", "=", filter.parentId);
+    return count((await q.executeTakeFirstOrThrow()).n);
+  },
+
+  // ------------------------------------------------------------------ likes
+  async insertLike(row: Omit<LikeRow, "seq">): Promise<boolean> {
+    const r = await db
+      .insertInto("likes")
+      .values(row)
+      .onConflict((oc) => oc.columns(["entityId", "userId"]).doNothing())
+      .executeTakeFirst();
+    return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+  },
+
+  async deleteLike(entityId: string, userId: string): Promise<void> {
+    await db.deleteFrom("likes").where("entityId", "=", entityId).where("userId", "=", userId).execute();
+  },
+
+  async likeCounts(entityIds: readonly string[]): Promise<Map<string, number>> {
+    if (entityIds.length === 0) return new Map();
+    const rows = await db
+      .selectFrom("likes")
+      .select(["entityId", (eb) => eb.fn.countAll<number | string>().as("n")])
+      .where("entityId", "in", entityIds)
+      .groupBy("entityId")
+      .execute();
+    return new Map(rows.map((r) => [r.entityId, count(r.n)]));
+  },
+
+  /** The newest `perEntity` likes of each entity, one query. */
+  async likesPreview(entityIds: readonly string[], perEntity: number): Promise<LikeRow[]> {
+    if (entityIds.length === 0 || perEntity <= 0) return [];
+    const inner = db
+      .selectFrom("likes")
+      .selectAll()
+      .select((eb) =>
+        eb.fn.agg<number>("row_number").over((o) => o.partitionBy("entityId").orderBy("seq", "desc")).as("rn"),
+      )
+      .where("entityId", "in", entityIds);
+    const rows = await db.selectFrom(inner.as("l")).selectAll().where("l.rn", "<=", perEntity).orderBy("l.seq", "desc").execute();
+    return rows.map(({ rn: _rn, ...row }) => row as LikeRow);
+  },
+
+  async likesPage(entityId: string, offset: number, limit: number): Promise<LikeRow[]> {
+    return db
+      .selectFrom("likes")
+      .selectAll()
+      .where("entityId", "=", entityId)
+      .orderBy("seq", "desc")
+      .limit(limit)
+      .offset(offset)
+      .execute();
+  },
+
+  async likedBy(userId: string, entityIds: readonly string[]): Promise<Set<string>> {
+    if (entityIds.length === 0) return new Set();
+    const rows = await db
+      .selectFrom("likes")
+      .select("entityId")
+      .where("userId", "=", userId)
+      .where("entityId", "in", entityIds)
+      .execute();
+    return new Set(rows.map((r) => r.entityId));
+  },
+
+  // ------------------------------------------------------------------ saves, pins, follows
+  async addMark(table: "saves" | "pins" | "postFollows", postId: string, userId: string, at: string): Promise<void> {
+    await db
+      .insertInto(table)
+      .values({ postId, userId, createdAt: at })
+      .onConflict((oc) => oc.columns(table === "postFollows" ? ["postId", "userId"] : ["userId", "postId"]).doNothing())
+      .execute();
+  },
+
+  async removeMark(table: "saves" | "pins" | "postFollows", postId: string, userId: string): Promise<void> {
+    await db.deleteFrom(table).where("postId", "=", postId).where("userId", "=", userId).execute();
+  },
+
+  async marksOf(table: "saves" | "pins" | "postFollows", userId: string, postIds: readonly string[]) {
+    if (postIds.length === 0) return new Set<string>();
+    const rows = await db
+      .selectFrom(table)
+      .select("postId")
+      .where("userId", "=", userId)
+      .where("postId", "in", postIds)
+      .execute();
+    return new Set(rows.map((r) => r.postId));
+  },
+
+  async postFollowers(postId: string): Promise<string[]> {
+    const rows = await db.selectFrom("postFollows").select("userId").where("postId", "=", postId).execute();
+    return rows.map((r) => r.userId);
+  },
+
+  // ------------------------------------------------------------------ social graph
+  async follow(followerId: string, followeeId: string, at: string): Promise<boolean> {
+    const r = await db
+      .insertInto("userFollows")
+      .values({ followerId, followeeId, createdAt: at })
+      .onConflict((oc) => oc.columns(["followerId", "followeeId"]).doNothing())
+      .executeTakeFirst();
+    return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+  },
+
+  async unfollow(followerId: string, followeeId: string): Promise<void> {
+    await db.deleteFrom("userFollows").where("followerId", "=", followerId).where("followeeId", "=", followeeId).execute();
+  },
+
+  async followees(followerId: string, among: readonly string[]): Promise<Set<string>> {
+    if (among.length === 0) return new Set();
+    const rows = await db
+      .selectFrom("userFollows")
+      .select("followeeId")
+      .where("followerId", "=", followerId)
+      .where("followeeId", "in", among)
+      .execute();
+    return new Set(rows.map((r) => r.followeeId));
+  },
+
+  async block(blockerId: string, blockedId: string, at: string): Promise<void> {
+    await db
+      .insertInto("userBlocks")
+      .values({ blockerId, blockedId, createdAt: at })
+      .onConflict((oc) => oc.columns(["blockerId", "blockedId"]).doNothing())
+      .execute();
+  },
+
+  async unblock(blockerId: string, blockedId: string): Promise<void> {
+    await db.deleteFrom("userBlocks").where("blockerId", "=", blockerId).where("blockedId", "=", blockedId).execute();
+  },
+
+  /** Block relations between the requester and `others`, both directions. */
+  async blocksWith(requesterId: string, others: readonly string[]) {
+    const blocking = new Set<string>();
+    const blockedBy = new Set<string>();
+    if (others.length === 0) return { blocking, blockedBy };
+    const rows = await db
+      .selectFrom("userBlocks")
+      .select(["blockerId", "blockedId"])
+      .where((eb) =>
+        eb.or([
+          eb.and([eb("blockerId", "=", requesterId), eb("blockedId", "in", others)]),
+          eb.and([eb("blockedId", "=", requesterId), eb("blockerId", "in", others)]),
+        ]),
+      )
+      .execute();
+    for (const r of rows) {
+      if (r.blockerId === requesterId) blocking.add(r.blockedId);
+      else blockedBy.add(r.blockerId);
+    }
+    return { blocking, blockedBy };
+  },
+});
+
+function notBlockedWith(eb: ExpressionBuilder<Database, "comments">, requesterId: string, ownerRef: "comments.ownerId") {
+  return eb.and([
+    eb.not(
+      eb.exists(
+        eb
+          .selectFrom("userBlocks")
+          .select("userBlocks.blockerId")
+          .where("userBlocks.blockerId", "=", requesterId)
+          .whereRef("userBlocks.blockedId", "=", ownerRef),
+      ),
+    ),
+    eb.not(
+      eb.exists(
+        eb
+          .selectFrom("userBlocks")
+          .select("userBlocks.blockerId")
+          .whereRef("userBlocks.blockerId", "=", ownerRef)
+          .where("userBlocks.blockedId", "=", requesterId),
+      ),
+    ),
+  ]);
+}
+
+export type SocialRepository = ReturnType<typeof socialRepository>;

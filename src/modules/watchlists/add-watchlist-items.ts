@@ -1,0 +1,85 @@
+import type { UserActor } from "../../core/actor.js";
+import { requireUser } from "../../core/access.js";
+import { isoNow } from "../../core/clock.js";
+import type { Executor } from "../../infra/db/executor.js";
+import { type Ctx, transact } from "../context.js";
+import { builtinWatchlist } from "./ensure-builtin-watchlists.js";
+import { presentWatchlists } from "./present-watchlists.js";
+import {
+  assertItemsEditable,
+  assertItemsLimit,
+  classifyItems,
+  DEFAULT_ITEM_REASON,
+  type ItemInput,
+  invalidItemsException,
+  loadOwned,
+  WATCHLIST_WRITE_SCOPES,
+} from "./watchlists.rules.js";
+import { keyOf, type WatchlistItemRow, type WatchlistRow, watchlistsRepository } from "./watchlists.repository.js";
+import { container, DEFAULT_PAGE, type WatchlistsContainer } from "./watchlists.view.js";
+
+/**
+ * Adds items: unknown instruments or users are reported in `exception.invalidItems` while the
+ * rest are added; an item already there is left as it was (no duplicate, no error). Items
+ * without a rank go to the end, in request order.
+ */
+async function addItems(
+  ctx: Ctx,
+  actor: UserActor,
+  target: (trx: Executor) => Promise<WatchlistRow>,
+  items: readonly ItemInput[],
+): Promise<WatchlistsContainer> {
+  // Other modules are read before the transaction: SQLite has one connection.
+  const { valid, invalid } = await classifyItems(ctx, items);
+  const row = await transact(ctx, async (trx) => {
+    const list = await target(trx);
+    assertItemsEditable(list);
+    const repo = watchlistsRepository(trx);
+    const present = new Set((await repo.existingKeys(list.id, valid)).map(keyOf));
+    const fresh = valid.filter((i) => !present.has(keyOf(i)));
+    assertItemsLimit(ctx, await repo.countItems(list.id), fresh.length);
+    const now = isoNow(ctx.clock);
+    let next = ((await repo.maxItemRank(list.id)) ?? -1) + 1;
+    const rows: WatchlistItemRow[] = fresh.map((i) => ({
+      watchlistId: list.id,
+      itemType: i.itemType,
+      itemId: i.itemId,
+      itemRank: i.itemRank ?? next++,
+      itemAddedReason: i.itemAddedReason?.trim() || DEFAULT_ITEM_REASON,
+      itemAddedDate: now,
+    }));
+    await repo.insertItems(rows);
+    if (rows.length > 0) await repo.update(list.id, { updatedAt: now });
+    return list;
+  });
+  const views = await presentWatchlists(ctx, [row], DEFAULT_PAGE);
+  return container(
+    201,
+    views,
+    DEFAULT_PAGE,
+    ctx.config.watchlistLimits,
+    invalidItemsException(invalid, "do not exist and were not added"),
+  );
+}
+
+export async function addWatchlistItems(
+  ctx: Ctx,
+  watchlistId: string,
+  items: readonly ItemInput[],
+): Promise<WatchlistsContainer> {
+  const actor = requireUser(ctx.actor, WATCHLIST_WRITE_SCOPES);
+  return addItems(ctx, actor, (trx) => loadOwned(trx, actor, watchlistId), items);
+}
+
+/**
+ * `default-watchlist/selected-items`: the builtin Default watchlist, created if missing,
+ * with these items added (docs/decisions/0065).
+ */
+export async function createDefaultWatchlistWithItems(
+  ctx: Ctx,
+  items: readonly ItemInput[],
+): Promise<WatchlistsContainer> {
+  const actor = requireUser(ctx.actor, WATCHLIST_WRITE_SCOPES);
+  const list = await builtinWatchlist(ctx, actor, "Default");
+  return addItems(ctx, actor, (trx) => loadOwned(trx, actor, list.id), items);
+}

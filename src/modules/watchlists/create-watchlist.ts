@@ -1,0 +1,66 @@
+import { requireUser } from "../../core/access.js";
+import { isoNow } from "../../core/clock.js";
+import { AppError } from "../../core/errors.js";
+import { newId } from "../../core/ids.js";
+import { type Ctx, transact } from "../context.js";
+import { dynamicUrlOf, parseDynamicQuery } from "./dynamic-query.js";
+import { presentWatchlists } from "./present-watchlists.js";
+import { validName, WATCHLIST_WRITE_SCOPES } from "./watchlists.rules.js";
+import { type WatchlistRow, watchlistsRepository } from "./watchlists.repository.js";
+import { container, DEFAULT_PAGE, type WatchlistsContainer } from "./watchlists.view.js";
+
+export interface CreateWatchlistInput {
+  name: string;
+  type: "Static" | "Dynamic";
+  dynamicQuery?: string | undefined;
+  /** Extension: publish it at once. */
+  isPublic?: boolean | undefined;
+  /** newasdefault-watchlist: also make it the user's selected default. */
+  asDefault?: boolean;
+}
+
+/** Creates a Static or Dynamic watchlist at the end of the caller's list. */
+export async function createWatchlist(ctx: Ctx, input: CreateWatchlistInput): Promise<WatchlistsContainer> {
+  const actor = requireUser(ctx.actor, WATCHLIST_WRITE_SCOPES);
+  const name = validName(input.name, "querystring/name");
+  let dynamicUrl: string | null = null;
+  if (input.type === "Dynamic") {
+    dynamicUrl = dynamicUrlOf(parseDynamicQuery(input.dynamicQuery ?? ""));
+  } else if (input.dynamicQuery !== undefined && input.dynamicQuery.trim() !== "") {
+    const message = "dynamicQuery applies only to type=Dynamic";
+    throw new AppError("ValidationFailed", message, [{ field: "querystring/dynamicQuery", message }]);
+  }
+  const max = ctx.config.watchlistLimits.maxWatchlists;
+
+  const row = await transact(ctx, async (trx) => {
+    const repo = watchlistsRepository(trx);
+    const own = await repo.countOwn(actor.userId);
+    if (own >= max) {
+      const message = `A user may have at most ${max} watchlists of their own (builtin ones not counted); you have ${own}`;
+      throw new AppError("ValidationFailed", message, [{ field: "querystring/name", message }]);
+    }
+    const now = isoNow(ctx.clock);
+    const created: WatchlistRow = {
+      id: newId(),
+      userId: actor.userId,
+      gcid: actor.gcid,
+      name,
+      watchlistType: input.type,
+      builtin: null,
+      isUserSelectedDefault: 0,
+      watchlistRank: ((await repo.maxRank(actor.userId)) ?? -1) + 1,
+      dynamicUrl,
+      isPublic: input.isPublic ? 1 : 0,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await repo.insert(created);
+    if (input.asDefault) {
+      await repo.selectDefault(actor.userId, created.id, now);
+      created.isUserSelectedDefault = 1;
+    }
+    return created;
+  });
+  const views = await presentWatchlists(ctx, [row], DEFAULT_PAGE);
+  return container(201, views, DEFAULT_PAGE, ctx.config.watchlistLimits);
+}

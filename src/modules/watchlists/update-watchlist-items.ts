@@ -1,0 +1,55 @@
+import { requireUser } from "../../core/access.js";
+import { isoNow } from "../../core/clock.js";
+import { type Ctx, transact } from "../context.js";
+import { presentWatchlists } from "./present-watchlists.js";
+import {
+  assertItemsEditable,
+  dedupe,
+  type ItemInput,
+  invalidItemsException,
+  loadOwned,
+  WATCHLIST_WRITE_SCOPES,
+} from "./watchlists.rules.js";
+import { watchlistsRepository } from "./watchlists.repository.js";
+import { container, DEFAULT_PAGE, type WatchlistsContainer } from "./watchlists.view.js";
+
+/**
+ * Changes the rank (and, when given, the added reason) of items already in the watchlist.
+ * Items that are not in it are reported in `exception.invalidItems`; the rest are updated.
+ * Returns null when every item was applied.
+ */
+export async function updateWatchlistItems(
+  ctx: Ctx,
+  watchlistId: string,
+  items: readonly ItemInput[],
+): Promise<WatchlistsContainer | null> {
+  const actor = requireUser(ctx.actor, WATCHLIST_WRITE_SCOPES);
+  const { row, missing } = await transact(ctx, async (trx) => {
+    const list = await loadOwned(trx, actor, watchlistId);
+    assertItemsEditable(list);
+    const repo = watchlistsRepository(trx);
+    const missing: ItemInput[] = [];
+    const now = isoNow(ctx.clock);
+    for (const item of dedupe(items)) {
+      const changes = {
+        ...(item.itemRank !== undefined ? { itemRank: item.itemRank } : {}),
+        ...(item.itemAddedReason?.trim() ? { itemAddedReason: item.itemAddedReason.trim() } : {}),
+      };
+      // An item with nothing to change still has to exist to count as applied.
+      const applied = Object.keys(changes).length
+        ? await repo.updateItem(list.id, item, changes)
+        : (await repo.existingKeys(list.id, [item])).length;
+      if (applied === 0) missing.push(item);
+    }
+    await repo.update(list.id, { updatedAt: now });
+    return { row: list, missing };
+  });
+  if (missing.length === 0) return null;
+  return container(
+    200,
+    await presentWatchlists(ctx, [row], DEFAULT_PAGE),
+    DEFAULT_PAGE,
+    ctx.config.watchlistLimits,
+    invalidItemsException(missing, "are not in this watchlist and were not updated"),
+  );
+}

@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemActor } from "../../src/core/actor.js";
+import type { Clock } from "../../src/core/clock.js";
+import { withActor } from "../../src/modules/context.js";
+import { revokeKeyPair } from "../../src/modules/identity/key-pairs.js";
+import { engines, type Harness, rid, startHarness } from "../support/harness.js";
+
+/** A clock the test moves by hand. */
+function manualClock(start = Date.parse("2026-11-22T00:00:00Z")) {
+  let now = start;
+  const clock: Clock = { now: () => new Date(now) };
+  return { clock, advance: (ms: number) => (now += ms) };
+}
+
+describe.each(engines())("key-pair authentication on %s", (engine) => {
+  let h: Harness;
+  const time = manualClock();
+  beforeAll(async () => {
+    h = await startHarness(engine, { clock: time.clock });
+  });
+  afterAll(async () => h.close());
+
+  const me = (headers: Record<string, string>) =>
+    h.app.inject({ method: "GET", url: "/api/v1/me", headers: { ...headers, "x-request-id": rid() } });
+
+  it("a revocation in this process takes effect at once, even for a pair just used", async () => {
+    const u = await h.user(["user-info:read"]);
+    expect((await me(u.headers)).statusCode).toBe(200);
+    await revokeKeyPair(withActor(h.deps, systemActor("test")), u.keyId);
+    expect((await me(u.headers)).statusCode).toBe(401);
+  });
+
+  it("a revocation made elsewhere (another process) takes effect within AUTH_CACHE_TTL_MS", async () => {
+    const u = await h.user(["user-info:read"]);
+    expect((await me(u.headers)).statusCode).toBe(200);
+    // What the CLI does from another process: the row changes, this process hears no event.
+    await h.deps.db.kysely
+      .updateTable("keyPairs")
+      .set({ revokedAt: "2026-11-22T00:00:00.000Z" })
+      .where("id", "=", u.keyId)
+      .execute();
+    time.advance(h.config.authCacheTtlMs + 1);
+    expect((await me(u.headers)).statusCode).toBe(401);
+  });
+
+  it("a remembered pair still needs the right x-api-key", async () => {
+    const u = await h.user(["user-info:read"]);
+    expect((await me(u.headers)).statusCode).toBe(200);
+    expect((await me({ ...u.headers, "x-api-key": "sta_ak_wrong" })).statusCode).toBe(401);
+  });
+});
