@@ -1,4 +1,5 @@
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import cors from "@fastify/cors";
 import Fastify, { type FastifyBaseLogger } from "fastify";
 import type { Config } from "./config.js";
 import { ERROR_STATUS } from "./core/errors.js";
@@ -44,6 +45,14 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
   app.removeContentTypeParser("text/plain");
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
+  });
+  // Any browser app may call the API with its own credentials (headers, never cookies).
+  await app.register(cors, {
+    origin: config.corsOrigins === "*" ? "*" : config.corsOrigins,
+    allowedHeaders: ["content-type", "authorization", "x-api-key", "x-user-key", "x-request-id"],
+    exposedHeaders: ["x-request-id", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy", "Retry-After", "WWW-Authenticate"],
+    methods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
+    maxAge: 600,
   });
   registerErrorHandling(app, (code) => ERROR_STATUS[code]);
   registerAuth(app, {

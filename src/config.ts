@@ -24,6 +24,8 @@ export interface Config {
   bodyLimit: number;
   /** How long a verified key pair is remembered (ms); 0 checks the store on every request. */
   authCacheTtlMs: number;
+  /** Browser origins allowed to call the API (CORS): `*` for any, or a list; empty = none. */
+  corsOrigins: "*" | string[];
   seed: SeedMode;
   /** The simulated price feed: MARKET_SEED, MARKET_TICK_MS, MARKET_VOLATILITY, MARKET_SPREAD_BPS. */
   market: MarketSettings;
@@ -176,6 +178,15 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
     problems.push(`AUTH_CACHE_TTL_MS must be a whole number of milliseconds from 0 to 60000 (got "${authCacheText}")`);
   }
 
+  const corsText = (pick(undefined, "CORS_ORIGINS") ?? "*").trim();
+  const corsOrigins: "*" | string[] =
+    corsText === "*" ? "*" : corsText.split(",").map((o) => o.trim()).filter((o) => o !== "" && o !== "none");
+  for (const origin of corsOrigins === "*" ? [] : corsOrigins) {
+    if (!/^https?:\/\/[^/\s]+$/i.test(origin)) {
+      problems.push(`CORS_ORIGINS must be *, none, or comma-separated origins like https://app.example.com (got "${origin}")`);
+    }
+  }
+
   const bodyLimitText = pick(undefined, "BODY_LIMIT") ?? String(1024 * 1024);
   const bodyLimit = Number(bodyLimitText);
   if (!/^\d+$/.test(bodyLimitText) || bodyLimit < 1024) {
@@ -244,6 +255,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
     scopePrefix,
     bodyLimit,
     authCacheTtlMs,
+    corsOrigins,
     seed: seed as SeedMode,
   };
 }

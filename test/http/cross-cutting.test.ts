@@ -124,3 +124,41 @@ describe("when the database is gone", () => {
     }
   });
 });
+
+describe("CORS", () => {
+  it("lets a browser app on another origin call the API with the key pair, and read the ids and limits", async () => {
+    const h = await startHarness("sqlite");
+    try {
+      const preflight = await h.app.inject({
+        method: "OPTIONS",
+        url: "/api/v1/me",
+        headers: {
+          origin: "https://app.example.com",
+          "access-control-request-method": "GET",
+          "access-control-request-headers": "x-api-key,x-user-key,x-request-id",
+        },
+      });
+      expect(preflight.statusCode).toBe(204);
+      expect(preflight.headers["access-control-allow-origin"]).toBe("*");
+      expect(String(preflight.headers["access-control-allow-headers"])).toContain("x-user-key");
+      const u = await h.user([]);
+      const res = await h.app.inject({ method: "GET", url: "/api/v1/me", headers: { ...u.headers, origin: "https://app.example.com" } });
+      expect(res.statusCode).toBe(200);
+      expect(String(res.headers["access-control-expose-headers"])).toContain("x-request-id");
+    } finally {
+      await h.close();
+    }
+  });
+
+  it("can be limited to listed origins", async () => {
+    const h = await startHarness("sqlite", { env: { CORS_ORIGINS: "https://app.example.com" } });
+    try {
+      const other = await h.app.inject({ method: "GET", url: "/health", headers: { origin: "https://evil.example.net" } });
+      expect(other.headers["access-control-allow-origin"]).toBeUndefined();
+      const listed = await h.app.inject({ method: "GET", url: "/health", headers: { origin: "https://app.example.com" } });
+      expect(listed.headers["access-control-allow-origin"]).toBe("https://app.example.com");
+    } finally {
+      await h.close();
+    }
+  });
+});
