@@ -2,12 +2,15 @@ import pino, { type Logger } from "pino";
 import { LOG_REDACT } from "./app.js";
 import type { Config } from "./config.js";
 import { type Clock, systemClock } from "./core/clock.js";
+import type { EventBus } from "./core/events.js";
 import { MemoryEventBus } from "./infra/bus/memory.js";
+import { RedisEventBus } from "./infra/bus/redis.js";
 import { openDatabase } from "./infra/db/database.js";
 import { migrateToLatest } from "./infra/db/migrate.js";
 import type { Deps } from "./modules/context.js";
 import { MarketEngine } from "./modules/market/engine.js";
 import { registerNotificationSubscribers } from "./modules/notifications/notifications.subscribers.js";
+import { registerWatchlistSubscribers } from "./modules/watchlists/watchlists.subscribers.js";
 
 export interface RuntimeOptions {
   log?: Logger;
@@ -30,13 +33,22 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
     await db.close();
     throw error;
   }
-  const bus = new MemoryEventBus((error, event) =>
-    log.error({ err: error, event: event.type }, "event handler failed"),
-  );
+  let bus: EventBus;
+  try {
+    bus = config.redisUrl
+      ? await RedisEventBus.connect(config.redisUrl, log)
+      : new MemoryEventBus((error, event) => log.error({ err: error, event: event.type }, "event handler failed"));
+  } catch (error) {
+    await db.close();
+    throw new Error(
+      `Cannot reach Redis at REDIS_URL for the event bus: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
   const clock = options.clock ?? systemClock;
   const market = new MarketEngine(config.market, clock, (error) => log.error({ err: error }, "market tick failed"));
   const deps: Deps = { db, bus, clock, config, log, market };
   registerNotificationSubscribers(deps);
+  registerWatchlistSubscribers(deps);
   return deps;
 }
 

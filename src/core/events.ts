@@ -69,14 +69,59 @@ export interface PostShared {
 
 export type SocialEvent = UserMentioned | PostCommented | PostLiked | UserFollowed | PostShared;
 
-export type DomainEvent = UserRegistered | KeyPairRevoked | SocialEvent;
+/** A demo position opened: the trigger index starts watching its stop-loss / take-profit. */
+export interface PositionOpened {
+  readonly type: "PositionOpened";
+  readonly userId: string;
+  readonly positionId: number;
+  readonly instrumentId: number;
+  readonly isBuy: boolean;
+  readonly openRate: number;
+  /** 0 = none. */
+  readonly stopLossRate: number;
+  /** 0 = none. */
+  readonly takeProfitRate: number;
+  readonly isTslEnabled: boolean;
+  readonly occurredAt: string;
+}
+
+export type CloseReason = "Manual" | "StopLoss" | "TakeProfit" | "TrailingStopLoss";
+
+/** A demo position closed fully or in part, by its owner or by a trigger. */
+export interface PositionClosed {
+  readonly type: "PositionClosed";
+  readonly userId: string;
+  readonly positionId: number;
+  readonly instrumentId: number;
+  readonly symbol: string;
+  readonly isBuy: boolean;
+  readonly reason: CloseReason;
+  /** False when units remain open (a partial close). */
+  readonly fullyClosed: boolean;
+  readonly closeRate: number;
+  readonly unitsClosed: number;
+  readonly netProfitCents: number;
+  readonly occurredAt: string;
+}
+
+export type TradingEvent = PositionOpened | PositionClosed;
+
+export type DomainEvent = UserRegistered | KeyPairRevoked | SocialEvent | TradingEvent;
 export type DomainEventType = DomainEvent["type"];
 export type EventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
 
 export type EventHandler<T extends DomainEventType> = (event: EventOf<T>) => Promise<void> | void;
 
+/**
+ * Two kinds of subscriber:
+ * - `subscribe`: runs once, in the instance that published — for durable side effects
+ *   (a notification row must be written once, however many instances run);
+ * - `subscribeEverywhere`: runs in every instance — for what each process holds in memory
+ *   (caches, realtime connections). With one process both run once.
+ */
 export interface EventBus {
   publish(events: readonly DomainEvent[]): Promise<void>;
   subscribe<T extends DomainEventType>(type: T, handler: EventHandler<T>): void;
+  subscribeEverywhere<T extends DomainEventType>(type: T, handler: EventHandler<T>): void;
   close(): Promise<void>;
 }

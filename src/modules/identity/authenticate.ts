@@ -17,11 +17,12 @@ interface Known {
  *
  * Valid pairs are remembered for `config.authCacheTtlMs` (1 s by default) so that a busy client
  * costs one lookup per second instead of one per request. A revocation in this process takes
- * effect at once (KeyPairRevoked); one made elsewhere (the CLI, another instance) within that TTL.
+ * effect at once in every instance sharing the event bus (KeyPairRevoked); one made where no bus
+ * reaches (the CLI beside a server) within that TTL.
  */
 export function createKeyPairAuthenticator(deps: Deps): KeyPairAuthenticator {
   const cache = new TtlCache<Known>(deps.config.authCacheTtlMs, 10_000, deps.clock);
-  deps.bus.subscribe("KeyPairRevoked", (event) => cache.evictWhere((k) => k.actor.credentialId === event.keyPairId));
+  deps.bus.subscribeEverywhere("KeyPairRevoked", (event) => cache.evictWhere((k) => k.actor.credentialId === event.keyPairId));
 
   return async (apiKey, userKey) => {
     const userKeyHash = hashSecret(userKey);

@@ -1,0 +1,78 @@
+import { randomUUID } from "node:crypto";
+import { Redis } from "ioredis";
+import type { Logger } from "pino";
+import type { DomainEvent } from "../../core/events.js";
+import { MemoryEventBus } from "./memory.js";
+
+export const EVENTS_CHANNEL = "sta:events";
+
+interface Envelope {
+  origin: string;
+  events: DomainEvent[];
+}
+
+/**
+ * The bus for several instances: local subscribers run as with the memory bus, and the events
+ * are also published on a Redis channel, where every other instance runs its `everywhere`
+ * subscribers. Delivery to other instances is best effort (Redis pub/sub): what must not be
+ * lost is written in the database by the publishing instance, never carried only by the bus.
+ */
+export class RedisEventBus extends MemoryEventBus {
+  private readonly instance = randomUUID();
+  private readonly publisher: Redis;
+  private readonly subscriber: Redis;
+
+  private constructor(
+    url: string,
+    private readonly log: Logger,
+  ) {
+    super((error, event) => log.error({ err: error, event: event.type }, "event handler failed"));
+    const options = { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false } as const;
+    this.publisher = new Redis(url, options);
+    this.subscriber = new Redis(url, { lazyConnect: true });
+    for (const client of [this.publisher, this.subscriber]) {
+      client.on("error", (error) => log.warn({ err: error }, "event bus: Redis unavailable"));
+    }
+    this.subscriber.on("message", (_channel: string, message: string) => {
+      void this.receive(message);
+    });
+  }
+
+  static async connect(url: string, log: Logger): Promise<RedisEventBus> {
+    const bus = new RedisEventBus(url, log);
+    await bus.publisher.connect();
+    await bus.subscriber.connect();
+    await bus.subscriber.subscribe(EVENTS_CHANNEL);
+    return bus;
+  }
+
+  override async publish(events: readonly DomainEvent[]): Promise<void> {
+    await super.publish(events);
+    if (events.length === 0) return;
+    const envelope: Envelope = { origin: this.instance, events: [...events] };
+    try {
+      await this.publisher.publish(EVENTS_CHANNEL, JSON.stringify(envelope));
+    } catch (error) {
+      // The change itself is committed; other instances catch up through their caches' TTLs.
+      this.log.warn({ err: error, events: events.map((e) => e.type) }, "event bus: could not broadcast");
+    }
+  }
+
+  private async receive(message: string): Promise<void> {
+    let envelope: Envelope;
+    try {
+      envelope = JSON.parse(message) as Envelope;
+    } catch {
+      this.log.warn("event bus: ignored a malformed message");
+      return;
+    }
+    if (envelope.origin === this.instance || !Array.isArray(envelope.events)) return;
+    await this.everywhere.run(envelope.events);
+  }
+
+  override async close(): Promise<void> {
+    await super.close();
+    this.subscriber.disconnect();
+    this.publisher.disconnect();
+  }
+}
