@@ -51,10 +51,13 @@ for (const name of chosen) {
     const sample = await capture(app.baseUrl, request);
     if (sample.status >= 300)
       throw new Error(`the scenario's request answered ${sample.status}: ${Buffer.from(sample.body, "base64")}`);
-    baseline = await startBaseline(sample);
+    // `baselineEnv`: the baseline is the same server started with that environment (e.g. a
+    // feature switched off), prepared the same way, instead of the plain server.
+    baseline = scenario.baselineEnv ? await startApp(scenario.baselineEnv) : await startBaseline(sample);
+    const baselineRequest = scenario.baselineEnv ? await scenario.prepare(baseline) : request;
     process.stderr.write("warming up…\n");
     await load(app.baseUrl, request, { ...opts, duration: 2 });
-    await load(baseline.baseUrl, request, { ...opts, duration: 2 });
+    await load(baseline.baseUrl, baselineRequest, { ...opts, duration: 2 });
 
     const runs = { app: [], baseline: [] };
     for (let i = 0; i < rounds; i++) {
@@ -62,7 +65,9 @@ for (const name of chosen) {
       for (const who of order) {
         process.stderr.write(`round ${i + 1}/${rounds}: ${who}…\n`);
         const target = who === "app" ? app : baseline;
-        runs[who].push(await load(target.baseUrl, request, { ...opts, pid: target.pid }));
+        runs[who].push(
+          await load(target.baseUrl, who === "app" ? request : baselineRequest, { ...opts, pid: target.pid }),
+        );
       }
     }
     const summary = (rs) => ({

@@ -1,5 +1,5 @@
-import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import cors from "@fastify/cors";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger } from "fastify";
 import type { Config } from "./config.js";
 import { ERROR_STATUS } from "./core/errors.js";
@@ -12,10 +12,13 @@ import { requestIdFrom } from "./http/request-id.js";
 import type { Deps } from "./modules/context.js";
 import { registerHealthRoutes } from "./modules/health/health.routes.js";
 import { createKeyPairAuthenticator } from "./modules/identity/authenticate.js";
+import { registerAvatarRoutes } from "./modules/identity/avatar.routes.js";
 import { registerIdentityRoutes } from "./modules/identity/identity.routes.js";
 import { registerMarketRoutes } from "./modules/market/market.routes.js";
 import { registerNotificationRoutes } from "./modules/notifications/notifications.routes.js";
 import { bearerAuthenticator, registerOAuthRoutes } from "./modules/oauth/oauth.routes.js";
+import { registerSocialRoutes } from "./modules/social/social.routes.js";
+import { registerTradingRoutes } from "./modules/trading/trading.routes.js";
 import { registerWatchlistRoutes } from "./modules/watchlists/watchlists.routes.js";
 
 export type { App };
@@ -50,7 +53,15 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
   await app.register(cors, {
     origin: config.corsOrigins === "*" ? "*" : config.corsOrigins,
     allowedHeaders: ["content-type", "authorization", "x-api-key", "x-user-key", "x-request-id"],
-    exposedHeaders: ["x-request-id", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy", "Retry-After", "WWW-Authenticate"],
+    exposedHeaders: [
+      "x-request-id",
+      "RateLimit-Limit",
+      "RateLimit-Remaining",
+      "RateLimit-Reset",
+      "RateLimit-Policy",
+      "Retry-After",
+      "WWW-Authenticate",
+    ],
     methods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
     maxAge: 600,
   });
@@ -68,7 +79,10 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
   registerNotificationRoutes(app, deps);
   registerOAuthRoutes(app, deps);
   registerMarketRoutes(app, deps);
+  registerTradingRoutes(app, deps);
   registerWatchlistRoutes(app, deps);
+  registerSocialRoutes(app, deps);
+  registerAvatarRoutes(app, deps);
 
   await app.ready();
   return app;

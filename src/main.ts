@@ -1,4 +1,5 @@
 import { Command, Option } from "commander";
+import { addOAuthCommands, checkPassword, passwordFrom } from "./cli/oauth.js";
 import { makeOutput, type Output } from "./cli/output.js";
 import { serve } from "./cli/serve.js";
 import { type Config, ConfigError, type ConfigFlags, loadConfig, redactUrl } from "./config.js";
@@ -9,6 +10,7 @@ import { type Ctx, type Deps, withActor } from "./modules/context.js";
 import { createUser } from "./modules/identity/create-user.js";
 import { toUserSummary } from "./modules/identity/identity.view.js";
 import { createKeyPair, listKeyPairs, revokeKeyPair } from "./modules/identity/key-pairs.js";
+import { setPassword } from "./modules/identity/set-password.js";
 import { closeDeps, createDeps } from "./runtime.js";
 import { seedDemoWorld } from "./seed/seed.js";
 
@@ -27,7 +29,8 @@ const program = new Command("social-trading-api")
   .showHelpAfterError()
   .addHelpText(
     "after",
-    "\nEnvironment: PORT, HOST, DATABASE_URL, REDIS_URL, LOG_LEVEL, SCOPE_PREFIX, BODY_LIMIT, SEED.\n" +
+    "\nEnvironment: PORT, HOST, DATABASE_URL, REDIS_URL, LOG_LEVEL, SCOPE_PREFIX, BODY_LIMIT, SEED,\n" +
+      "PUBLIC_URL, OAUTH_AUDIENCE, ACCESS_TOKEN_TTL, REFRESH_TOKEN_TTL, OAUTH_JWKS_URL, OAUTH_EXTERNAL_ISSUER.\n" +
       "Flags win over the environment.",
   );
 
@@ -99,12 +102,22 @@ users
   .requiredOption("--username <username>", "3 to 32 letters, digits, '.', '_' or '-'")
   .option("--first-name <name>")
   .option("--last-name <name>")
-  .action(async (o: { username: string; firstName?: string; lastName?: string }, cmd: Command) =>
-    withStore(cmd, async (ctx, out) => {
-      const user = toUserSummary(await createUser(ctx, o));
-      out.result(user, () => `created user ${user.username}: id ${user.id}, gcid ${user.gcid}`);
-    }),
+  .option("--password <password>", "lets the user sign in on the OAuth page (at least 8 characters)")
+  .option("--password-stdin", "read the password from standard input")
+  .action(
+    async (
+      o: { username: string; firstName?: string; lastName?: string; password?: string; passwordStdin?: boolean },
+      cmd: Command,
+    ) =>
+      withStore(cmd, async (ctx, out) => {
+        const password = await passwordFrom(o);
+        if (password !== undefined) checkPassword(password);
+        const user = toUserSummary(await createUser(ctx, o));
+        if (password !== undefined) await setPassword(ctx, user.id, password);
+        out.result(user, () => `created user ${user.username}: id ${user.id}, gcid ${user.gcid}`);
+      }),
   );
+addOAuthCommands(program, users, withStore);
 
 const keys = program.command("keys").description("manage x-api-key / x-user-key pairs");
 keys

@@ -10,6 +10,7 @@ import { migrateToLatest } from "./infra/db/migrate.js";
 import type { Deps } from "./modules/context.js";
 import { MarketEngine } from "./modules/market/engine.js";
 import { registerNotificationSubscribers } from "./modules/notifications/notifications.subscribers.js";
+import { registerTradingTriggers } from "./modules/trading/triggers.js";
 import { registerWatchlistSubscribers } from "./modules/watchlists/watchlists.subscribers.js";
 
 export interface RuntimeOptions {
@@ -48,6 +49,7 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
   const market = new MarketEngine(config.market, clock, (error) => log.error({ err: error }, "market tick failed"));
   const deps: Deps = { db, bus, clock, config, log, market };
   registerNotificationSubscribers(deps);
+  registerTradingTriggers(deps);
   registerWatchlistSubscribers(deps);
   return deps;
 }

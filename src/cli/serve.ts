@@ -3,6 +3,7 @@ import { buildApp } from "../app.js";
 import type { Config } from "../config.js";
 import { API_VERSION } from "../http/openapi.js";
 import { startMarket } from "../modules/market/quotes.js";
+import { loadTriggers } from "../modules/trading/triggers.js";
 import { closeDeps, createDeps } from "../runtime.js";
 import { DEMO_USERNAME, issueDemoCredentials, seedDemoWorld } from "../seed/seed.js";
 import type { Output } from "./output.js";
@@ -22,6 +23,7 @@ export async function serve(config: Config, out: Output): Promise<void> {
   }
   // The catalog is reference data: priced and ticking whatever the seed mode.
   await startMarket(deps);
+  await loadTriggers(deps);
   const app = await buildApp(config, deps);
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) deps.log.error({ err }, "shutting down after an error");

@@ -82,6 +82,8 @@ export interface PositionOpened {
   /** 0 = none. */
   readonly takeProfitRate: number;
   readonly isTslEnabled: boolean;
+  /** A trailing stop's distance from the best price (0 without one). */
+  readonly tslGap?: number;
   readonly occurredAt: string;
 }
 

@@ -55,6 +55,11 @@ export async function registerOpenApi(app: FastifyInstance, scopePrefix: string)
       },
     },
   });
-  await app.register(swaggerUi, { routePrefix: "/docs", uiConfig: { persistAuthorization: true } });
+  await app.register(swaggerUi, {
+    routePrefix: "/docs",
+    uiConfig: { persistAuthorization: true },
+    // "Authorize" with oauth2 runs the code flow against the built-in server; public clients need PKCE.
+    initOAuth: { usePkceWithAuthorizationCodeGrant: true },
+  });
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 }

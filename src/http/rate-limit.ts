@@ -126,7 +126,7 @@ export async function registerRateLimit(
     now: () => clock.now().getTime(),
   });
   app.addHook("onClose", async () => store.close());
-  log.debug({ store: store.kind }, "rate limits on");
+  log.info({ store: store.kind, pools }, `rate limits on (${store.kind} store)`);
 
   app.addHook("onRequest", async (request, reply) => {
     const access = request.routeOptions.config.access;

@@ -5,6 +5,8 @@ import { identityRepository, type UserRow } from "../modules/identity/identity.r
 import { createKeyPair, type IssuedKeyPair } from "../modules/identity/key-pairs.js";
 import { ensureInstrumentCatalog } from "../modules/market/seed-catalog.js";
 import { notify } from "../modules/notifications/notify.js";
+import { seedSocial } from "../modules/social/seed-social.js";
+import { seedWatchlists } from "../modules/watchlists/seed-watchlists.js";
 
 export const DEMO_USERNAME = "demo";
 
@@ -69,6 +71,21 @@ export async function seedDemoWorld(deps: Deps, onProgress: (step: string) => vo
         publishDate: new Date(base - (i + 1) * 3_600_000).toISOString(),
       });
     }
+  }
+  for (const person of PEOPLE) {
+    if (!created.includes(person.username)) continue;
+    const user = (await repo.findUserByUsername(person.username)) as UserRow;
+    if ((await seedWatchlists(deps, { userId: user.id, gcid: user.gcid, username: user.username })) > 0) {
+      onProgress(`watchlists of ${person.username}`);
+    }
+  }
+  const posts = await seedSocial(
+    deps,
+    PEOPLE.map((p) => p.username),
+  );
+  if (posts > 0) {
+    onProgress("posts, comments, likes and follows");
+    created.push(`${posts} posts`);
   }
   return { created, demoUser };
 }

@@ -82,6 +82,21 @@ describe.each(engines())("OAuth authorization code flow on %s", (engine) => {
     expect(jwks.keys[0].d).toBeUndefined();
   });
 
+  it("/docs declares these endpoints in its oauth2 scheme and runs the flow with PKCE", async () => {
+    const doc = (await h.app.inject({ method: "GET", url: "/openapi.json" })).json();
+    const flow = doc.components.securitySchemes.oauth2.flows.authorizationCode;
+    expect(flow).toMatchObject({
+      authorizationUrl: "/oauth/authorize",
+      tokenUrl: "/oauth/token",
+      refreshUrl: "/oauth/token",
+    });
+    const meta = (await h.app.inject({ method: "GET", url: "/.well-known/oauth-authorization-server" })).json();
+    expect(Object.keys(flow.scopes).sort()).toEqual([...meta.scopes_supported].sort());
+    const init = await h.app.inject({ method: "GET", url: "/docs/static/swagger-initializer.js" });
+    expect(init.body).toContain('"usePkceWithAuthorizationCodeGrant":true');
+    expect(init.body).toContain("static/oauth2-redirect.html");
+  });
+
   it("completes code + PKCE for a public client, and the token calls the API with its scopes", async () => {
     const { c, user, verifier, state, url, code } = await codeFor();
     expect(`${url.origin}${url.pathname}`).toBe(REDIRECT);
@@ -100,7 +115,10 @@ describe.each(engines())("OAuth authorization code flow on %s", (engine) => {
     expect(body).toMatchObject({ token_type: "Bearer", expires_in: 900 });
     expect(body.scope).toBe("service-public:user-info:read service-public:notifications:read");
     expect(body.refresh_token).toMatch(/^sta_rt_/);
-    const [header, payload] = body.access_token.split(".").slice(0, 2).map((p: string) => JSON.parse(Buffer.from(p, "base64url").toString()));
+    const [header, payload] = body.access_token
+      .split(".")
+      .slice(0, 2)
+      .map((p: string) => JSON.parse(Buffer.from(p, "base64url").toString()));
     expect(header).toMatchObject({ alg: "ES256", typ: "at+jwt" });
     expect(payload).toMatchObject({ iss: issuer, aud: "social-trading-api", sub: user.id, client_id: c.clientId });
     expect(payload.exp - payload.iat).toBe(900);
@@ -114,7 +132,13 @@ describe.each(engines())("OAuth authorization code flow on %s", (engine) => {
   it("a missing scope is 403 InsufficientPermissions for a bearer token", async () => {
     const { c, verifier, code } = await codeFor({ scope: "user-info:read" });
     const { access_token } = (
-      await token({ grant_type: "authorization_code", code, redirect_uri: REDIRECT, client_id: c.clientId, code_verifier: verifier })
+      await token({
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: REDIRECT,
+        client_id: c.clientId,
+        code_verifier: verifier,
+      })
     ).json();
     const res = await h.app.inject({
       method: "GET",
@@ -128,9 +152,19 @@ describe.each(engines())("OAuth authorization code flow on %s", (engine) => {
   it("rotates refresh tokens, and reusing a spent one is invalid_grant and revokes the whole family", async () => {
     const { c, verifier, code } = await codeFor();
     const first = (
-      await token({ grant_type: "authorization_code", code, redirect_uri: REDIRECT, client_id: c.clientId, code_verifier: verifier })
+      await token({
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: REDIRECT,
+        client_id: c.clientId,
+        code_verifier: verifier,
+      })
     ).json();
-    const second = await token({ grant_type: "refresh_token", refresh_token: first.refresh_token, client_id: c.clientId });
+    const second = await token({
+      grant_type: "refresh_token",
+      refresh_token: first.refresh_token,
+      client_id: c.clientId,
+    });
     expect(second.statusCode).toBe(200);
     const rotated = second.json();
     expect(rotated.refresh_token).not.toBe(first.refresh_token);
@@ -147,11 +181,22 @@ describe.each(engines())("OAuth authorization code flow on %s", (engine) => {
     expect(narrowed.json().scope).toBe("service-public:user-info:read");
     const latest = narrowed.json();
 
-    const reuse = await token({ grant_type: "refresh_token", refresh_token: first.refresh_token, client_id: c.clientId });
+    const reuse = await token({
+      grant_type: "refresh_token",
+      refresh_token: first.refresh_token,
+      client_id: c.clientId,
+    });
     expect(reuse.statusCode).toBe(400);
-    expect(reuse.json()).toEqual({ error: "invalid_grant", error_description: expect.stringContaining("already used") });
+    expect(reuse.json()).toEqual({
+      error: "invalid_grant",
+      error_description: expect.stringContaining("already used"),
+    });
     // the family is gone: the newest refresh token and the access tokens stop working too
-    const afterReuse = await token({ grant_type: "refresh_token", refresh_token: latest.refresh_token, client_id: c.clientId });
+    const afterReuse = await token({
+      grant_type: "refresh_token",
+      refresh_token: latest.refresh_token,
+      client_id: c.clientId,
+    });
     expect(afterReuse.statusCode).toBe(400);
     expect(afterReuse.json().error).toBe("invalid_grant");
     const denied = await me(latest.access_token);
@@ -162,7 +207,13 @@ describe.each(engines())("OAuth authorization code flow on %s", (engine) => {
   it("refresh may not widen the scope", async () => {
     const { c, verifier, code } = await codeFor({ scope: "user-info:read" });
     const first = (
-      await token({ grant_type: "authorization_code", code, redirect_uri: REDIRECT, client_id: c.clientId, code_verifier: verifier })
+      await token({
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: REDIRECT,
+        client_id: c.clientId,
+        code_verifier: verifier,
+      })
     ).json();
     const res = await token({
       grant_type: "refresh_token",
@@ -176,7 +227,13 @@ describe.each(engines())("OAuth authorization code flow on %s", (engine) => {
 
   it("a code is single-use: replay is invalid_grant and revokes the tokens it gave", async () => {
     const { c, verifier, code } = await codeFor();
-    const values = { grant_type: "authorization_code", code, redirect_uri: REDIRECT, client_id: c.clientId, code_verifier: verifier };
+    const values = {
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: REDIRECT,
+      client_id: c.clientId,
+      code_verifier: verifier,
+    };
     const first = (await token(values)).json();
     const again = await token(values);
     expect(again.statusCode).toBe(400);
@@ -195,7 +252,12 @@ describe.each(engines())("OAuth authorization code flow on %s", (engine) => {
     });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().error).toBe("invalid_grant");
-    const missing = await token({ grant_type: "authorization_code", code, redirect_uri: REDIRECT, client_id: c.clientId });
+    const missing = await token({
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: REDIRECT,
+      client_id: c.clientId,
+    });
     expect(missing.json().error).toBe("invalid_grant");
   });
 
@@ -233,7 +295,12 @@ describe.each(engines())("OAuth authorization code flow on %s", (engine) => {
     const p = pkce();
     const b = await authorizeViaForms(h, params(p.challenge), { username: user.username, password: PASSWORD });
     const badSecret = await token(
-      { grant_type: "authorization_code", code: b.url.searchParams.get("code")!, redirect_uri: REDIRECT, code_verifier: p.verifier },
+      {
+        grant_type: "authorization_code",
+        code: b.url.searchParams.get("code")!,
+        redirect_uri: REDIRECT,
+        code_verifier: p.verifier,
+      },
       basic(c.clientId, "sta_cs_wrong"),
     );
     expect(badSecret.statusCode).toBe(401);
@@ -293,7 +360,13 @@ describe.each(engines())("OAuth authorization code flow on %s", (engine) => {
   it("revocation of a refresh token ends the grant: refresh and access tokens stop working", async () => {
     const { c, verifier, code } = await codeFor();
     const t = (
-      await token({ grant_type: "authorization_code", code, redirect_uri: REDIRECT, client_id: c.clientId, code_verifier: verifier })
+      await token({
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: REDIRECT,
+        client_id: c.clientId,
+        code_verifier: verifier,
+      })
     ).json();
     const other = await client(h, { isPublic: true });
     const foreign = await h.app.inject({
@@ -327,7 +400,13 @@ describe.each(engines())("OAuth authorization code flow on %s", (engine) => {
   it("revoking an access token revokes its grant too", async () => {
     const { c, verifier, code } = await codeFor();
     const t = (
-      await token({ grant_type: "authorization_code", code, redirect_uri: REDIRECT, client_id: c.clientId, code_verifier: verifier })
+      await token({
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: REDIRECT,
+        client_id: c.clientId,
+        code_verifier: verifier,
+      })
     ).json();
     await h.app.inject({
       method: "POST",
@@ -363,8 +442,18 @@ describe.each(engines())("OAuth authorization code flow on %s", (engine) => {
 
   it("public clients must use PKCE S256: none or plain go back as invalid_request", async () => {
     const c = await client(h, { isPublic: true });
-    const base = { response_type: "code", client_id: c.clientId, redirect_uri: REDIRECT, scope: "user-info:read", state: "x" };
-    for (const extra of [{}, { code_challenge: pkce().challenge, code_challenge_method: "plain" }, { code_challenge: pkce().challenge }]) {
+    const base = {
+      response_type: "code",
+      client_id: c.clientId,
+      redirect_uri: REDIRECT,
+      scope: "user-info:read",
+      state: "x",
+    };
+    for (const extra of [
+      {},
+      { code_challenge: pkce().challenge, code_challenge_method: "plain" },
+      { code_challenge: pkce().challenge },
+    ]) {
       const res = await h.app.inject({ method: "GET", url: `/oauth/authorize?${form({ ...base, ...extra })}` });
       expect(res.statusCode).toBe(303);
       const back = new URL(res.headers.location as string);
@@ -383,17 +472,31 @@ describe.each(engines())("OAuth authorization code flow on %s", (engine) => {
     expect(bad.headers.location).toBeUndefined();
     expect(bad.headers["content-type"]).toContain("text/html");
     expect(bad.body).toContain("redirect_uri is not registered");
-    const unknown = await h.app.inject({ method: "GET", url: `/oauth/authorize?${form({ response_type: "code", client_id: "nope" })}` });
+    const unknown = await h.app.inject({
+      method: "GET",
+      url: `/oauth/authorize?${form({ response_type: "code", client_id: "nope" })}`,
+    });
     expect(unknown.statusCode).toBe(400);
   });
 
   it("unknown scopes and other response types go back to the client", async () => {
     const c = await client(h, { isPublic: true });
     const p = pkce();
-    const base = { client_id: c.clientId, redirect_uri: REDIRECT, code_challenge: p.challenge, code_challenge_method: "S256" };
-    const scope = await h.app.inject({ method: "GET", url: `/oauth/authorize?${form({ ...base, response_type: "code", scope: "feed:read root:all" })}` });
+    const base = {
+      client_id: c.clientId,
+      redirect_uri: REDIRECT,
+      code_challenge: p.challenge,
+      code_challenge_method: "S256",
+    };
+    const scope = await h.app.inject({
+      method: "GET",
+      url: `/oauth/authorize?${form({ ...base, response_type: "code", scope: "feed:read root:all" })}`,
+    });
     expect(new URL(scope.headers.location as string).searchParams.get("error")).toBe("invalid_scope");
-    const implicit = await h.app.inject({ method: "GET", url: `/oauth/authorize?${form({ ...base, response_type: "token", scope: "feed:read" })}` });
+    const implicit = await h.app.inject({
+      method: "GET",
+      url: `/oauth/authorize?${form({ ...base, response_type: "token", scope: "feed:read" })}`,
+    });
     expect(new URL(implicit.headers.location as string).searchParams.get("error")).toBe("unsupported_response_type");
   });
 
@@ -416,7 +519,13 @@ describe.each(engines())("OAuth authorization code flow on %s", (engine) => {
   it("login: a wrong password re-shows the form with 401; a missing CSRF token is refused", async () => {
     const c = await client(h, { isPublic: true });
     const user = await passwordUser(h);
-    const params = { response_type: "code", client_id: c.clientId, scope: "feed:read", code_challenge: pkce().challenge, code_challenge_method: "S256" };
+    const params = {
+      response_type: "code",
+      client_id: c.clientId,
+      scope: "feed:read",
+      code_challenge: pkce().challenge,
+      code_challenge_method: "S256",
+    };
     const page = await h.app.inject({ method: "GET", url: `/oauth/authorize?${form(params)}` });
     const csrfCookie = page.cookies.find((k) => k.name === "sta_oauth_login_csrf")!;
     expect(csrfCookie.httpOnly).toBe(true);
@@ -446,7 +555,14 @@ describe.each(engines())("OAuth authorization code flow on %s", (engine) => {
     const c = await client(h, { isPublic: true });
     const user = await passwordUser(h);
     const p = pkce();
-    const params = { response_type: "code", client_id: c.clientId, redirect_uri: REDIRECT, scope: "feed:read", code_challenge: p.challenge, code_challenge_method: "S256" };
+    const params = {
+      response_type: "code",
+      client_id: c.clientId,
+      redirect_uri: REDIRECT,
+      scope: "feed:read",
+      code_challenge: p.challenge,
+      code_challenge_method: "S256",
+    };
     const browser = { cookies: {} as Record<string, string> };
     // sign in once through the forms (a real session cookie)
     await authorizeViaForms(h, params, { username: user.username, password: PASSWORD }, "deny", browser);
@@ -461,8 +577,54 @@ describe.each(engines())("OAuth authorization code flow on %s", (engine) => {
     expect(forged.statusCode).toBe(403);
     expect(forged.headers.location).toBeUndefined();
     // with the session, the next authorization goes straight to consent
-    const again = await h.app.inject({ method: "GET", url: `/oauth/authorize?${form(params)}`, cookies: browser.cookies });
+    const again = await h.app.inject({
+      method: "GET",
+      url: `/oauth/authorize?${form(params)}`,
+      cookies: browser.cookies,
+    });
     expect(again.body).toContain('value="allow"');
     expect(again.body).toContain(user.username);
+  });
+});
+
+describe("password guessing on the sign-in page", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness("sqlite", { rateLimits: "defaults", env: { RATE_LIMIT_WRITES: "3/60s" } });
+  });
+  afterAll(async () => h.close());
+
+  it("is rate-limited per client address: 429 with Retry-After after the writes pool is spent", async () => {
+    const c = await client(h, { isPublic: true });
+    const user = await passwordUser(h);
+    const params = {
+      response_type: "code",
+      client_id: c.clientId,
+      scope: "feed:read",
+      code_challenge: pkce().challenge,
+      code_challenge_method: "S256",
+    };
+    const page = await h.app.inject({ method: "GET", url: `/oauth/authorize?${form(params)}` });
+    const cookie = page.cookies.find((k) => k.name === "sta_oauth_login_csrf")!.value;
+    const attempt = () =>
+      h.app.inject({
+        method: "POST",
+        url: "/oauth/login",
+        headers: FORM,
+        cookies: { sta_oauth_login_csrf: cookie },
+        payload: form({
+          ...params,
+          csrf_token: hiddenValue(page.body, "csrf_token"),
+          username: user.username,
+          password: "guess-guess",
+        }),
+      });
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await attempt()).statusCode);
+    expect(statuses).toEqual([401, 401, 401, 429]);
+    const refused = await attempt();
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
+    expect(refused.headers["content-type"]).toContain("text/html");
   });
 });

@@ -41,7 +41,12 @@ export const FORM = { "content-type": "application/x-www-form-urlencoded" };
 export const hiddenValue = (html: string, name: string): string => {
   const match = new RegExp(`name="${name}" value="([^"]*)"`).exec(html);
   expect(match, `hidden input ${name}`).not.toBeNull();
-  return match![1]!.replace(/&amp;/g, "&").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">");
+  return match![1]!
+    .replace(/&amp;/g, "&")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">");
 };
 
 type Cookies = Record<string, string>;
@@ -59,13 +64,17 @@ export interface BrowserLike {
  * follows the same forms, keeps cookies. Returns the final redirect to the client.
  */
 export async function authorizeViaForms(
-  h: Harness,
+  h: Pick<Harness, "app">,
   params: Record<string, string | undefined>,
   credentials: { username: string; password: string },
   decision: "allow" | "deny" = "allow",
   browser: BrowserLike = { cookies: {} },
 ): Promise<{ location: string; url: URL }> {
-  const first = await h.app.inject({ method: "GET", url: `/oauth/authorize?${form(params)}`, cookies: browser.cookies });
+  const first = await h.app.inject({
+    method: "GET",
+    url: `/oauth/authorize?${form(params)}`,
+    cookies: browser.cookies,
+  });
   cookiesOf(first, browser.cookies);
   let consentHtml: string;
   if (first.body.includes('action="/oauth/login"')) {
@@ -76,7 +85,17 @@ export async function authorizeViaForms(
       headers: FORM,
       cookies: browser.cookies,
       payload: form({
-        ...Object.fromEntries(["response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method"].map((k) => [k, safeHidden(first.body, k)])),
+        ...Object.fromEntries(
+          [
+            "response_type",
+            "client_id",
+            "redirect_uri",
+            "scope",
+            "state",
+            "code_challenge",
+            "code_challenge_method",
+          ].map((k) => [k, safeHidden(first.body, k)]),
+        ),
         csrf_token: hiddenValue(first.body, "csrf_token"),
         username: credentials.username,
         password: credentials.password,
@@ -84,7 +103,11 @@ export async function authorizeViaForms(
     });
     expect(login.statusCode).toBe(303);
     cookiesOf(login, browser.cookies);
-    const consent = await h.app.inject({ method: "GET", url: login.headers.location as string, cookies: browser.cookies });
+    const consent = await h.app.inject({
+      method: "GET",
+      url: login.headers.location as string,
+      cookies: browser.cookies,
+    });
     expect(consent.statusCode).toBe(200);
     consentHtml = consent.body;
   } else {
@@ -93,10 +116,9 @@ export async function authorizeViaForms(
   }
   expect(consentHtml).toContain('value="allow"');
   const carried = Object.fromEntries(
-    ["response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method"].map((k) => [
-      k,
-      safeHidden(consentHtml, k),
-    ]),
+    ["response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method"].map(
+      (k) => [k, safeHidden(consentHtml, k)],
+    ),
   );
   const decided = await h.app.inject({
     method: "POST",
@@ -112,7 +134,12 @@ export async function authorizeViaForms(
 
 function safeHidden(html: string, name: string): string | undefined {
   const match = new RegExp(`name="${name}" value="([^"]*)"`).exec(html);
-  return match ? match[1]!.replace(/&amp;/g, "&").replace(/&quot;/g, '"').replace(/&#39;/g, "'") : undefined;
+  return match
+    ? match[1]!
+        .replace(/&amp;/g, "&")
+        .replace(/&quot;/g, '"')
+        .replace(/&#39;/g, "'")
+    : undefined;
 }
 
 export const basic = (id: string, secret: string) =>

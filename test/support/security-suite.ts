@@ -118,5 +118,34 @@ export function securitySuite(harness: () => Harness, op: SecuredOperation): voi
         expect(res.statusCode).toBeLessThan(500);
       }
     });
+
+    it(`${op.method} ${op.url}: admitted with a bearer token holding ${scope} alone`, async () => {
+      const { headers } = await harness().bearer([scope]);
+      const res = await call(fresh(headers));
+      expect([401, 403]).not.toContain(res.statusCode);
+      expect(res.statusCode).toBeLessThan(500);
+    });
   }
+
+  if (op.scopes.length > 0) {
+    it(`${op.method} ${op.url}: 403 InsufficientPermissions for a bearer token without an accepted scope`, async () => {
+      const { headers } = await harness().bearer(["user-info:read"]);
+      expectError(await call(fresh(headers)), 403, "InsufficientPermissions");
+    });
+  }
+
+  it(`${op.method} ${op.url}: 401 with an expired or tampered bearer token, with a challenge`, async () => {
+    const h = harness();
+    const scopes = op.scopes.length ? op.scopes : ["user-info:read"];
+    const expired = await h.bearer(scopes, { expired: true });
+    const valid = await h.bearer(scopes);
+    const [header, payload, signature] = valid.token.split(".");
+    const claims = JSON.parse(Buffer.from(payload!, "base64url").toString());
+    const forged = Buffer.from(JSON.stringify({ ...claims, sub: "someone-else" })).toString("base64url");
+    for (const token of [expired.token, `${header}.${forged}.${signature}`]) {
+      const res = await call({ authorization: `Bearer ${token}` });
+      expectError(res, 401, "Unauthorized");
+      expect(res.headers["www-authenticate"]).toContain('error="invalid_token"');
+    }
+  });
 }

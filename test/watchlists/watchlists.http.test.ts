@@ -79,7 +79,8 @@ describe.each(engines())("watchlists over HTTP on %s", (engine) => {
     expect(body.watchlists.every((w) => w.relatedAssets === null && w.dynamicUrl === null)).toBe(true);
     // Reading again (also concurrently) creates nothing more.
     const again = await Promise.all([u.api.list(), u.api.list()]);
-    for (const b of again) expect(b.watchlists.map((w) => w.watchlistId)).toEqual(body.watchlists.map((w) => w.watchlistId));
+    for (const b of again)
+      expect(b.watchlists.map((w) => w.watchlistId)).toEqual(body.watchlists.map((w) => w.watchlistId));
   });
 
   it("ensureBuiltinWatchlists=false leaves a new user's list empty", async () => {
@@ -118,7 +119,11 @@ describe.each(engines())("watchlists over HTTP on %s", (engine) => {
       assetTypeSubCategoryId: 501,
       exchangeId: 4,
       hasExpirationDate: false,
-      avatar: expect.objectContaining({ small: expect.any(String), medium: expect.any(String), large: expect.any(String) }),
+      avatar: expect.objectContaining({
+        small: expect.any(String),
+        medium: expect.any(String),
+        large: expect.any(String),
+      }),
     });
     expect(Date.parse(after.items[0]!.itemAddedDate)).not.toBeNaN();
   });
@@ -157,6 +162,20 @@ describe.each(engines())("watchlists over HTTP on %s", (engine) => {
     ]);
   });
 
+  it("an added item with an itemRank is placed at that position, the others move down", async () => {
+    const u = await newUser();
+    const w = await u.api.create("Positions");
+    await u.api.add(w.watchlistId, [instrument(AAPL), instrument(TSLA), instrument(MSFT)]);
+    const body = await u.api.add(w.watchlistId, [instrument(NVDA, { itemRank: 1 }), instrument(BTC)]);
+    expect(body.watchlists[0]!.items.map((i) => [i.itemId, i.itemRank])).toEqual([
+      [AAPL, 0],
+      [NVDA, 1],
+      [TSLA, 2],
+      [MSFT, 3],
+      [BTC, 4],
+    ]);
+  });
+
   it("adds Person items by gcid and rejects unknown persons", async () => {
     const u = await newUser();
     const other = await h.user(["user-info:read"]);
@@ -187,7 +206,10 @@ describe.each(engines())("watchlists over HTTP on %s", (engine) => {
     const u = await newUser();
     const w = await u.api.create("Paged");
     const all = [AAPL, TSLA, MSFT, NVDA, BTC];
-    await u.api.add(w.watchlistId, all.map((id) => instrument(id)));
+    await u.api.add(
+      w.watchlistId,
+      all.map((id) => instrument(id)),
+    );
     const res = await u.api.call("GET", `${BASE}/${w.watchlistId}?pageNumber=1&itemsPerPage=2`);
     const body = res.json() as ContainerBody;
     expect(body.meta).toMatchObject({ pageNumber: 1, itemsPerPage: 2 });
@@ -286,17 +308,30 @@ describe.each(engines())("watchlists over HTTP on %s", (engine) => {
     expect(single.statusCode).toBe(200);
     const bare = single.json() as WatchlistBody;
     expectSchema(Watchlist, bare);
-    expect(bare).toMatchObject({ watchlistId: shown.watchlistId, name: "Shown", Gcid: owner.user.gcid, isPublic: true });
+    expect(bare).toMatchObject({
+      watchlistId: shown.watchlistId,
+      name: "Shown",
+      Gcid: owner.user.gcid,
+      isPublic: true,
+    });
     expect(ids(bare)).toEqual([AAPL, BTC]);
     expect(bare.items[1]!.market?.symbolName).toBe("BTC");
 
     // The hidden one, and one of the owner's read under another user's gcid, stay 404.
-    expect((await reader.api.call("GET", `${BASE}/public/${owner.user.gcid}/${hidden.watchlistId}`)).statusCode).toBe(404);
-    expect((await reader.api.call("GET", `${BASE}/public/${reader.user.gcid}/${shown.watchlistId}`)).statusCode).toBe(404);
+    expect((await reader.api.call("GET", `${BASE}/public/${owner.user.gcid}/${hidden.watchlistId}`)).statusCode).toBe(
+      404,
+    );
+    expect((await reader.api.call("GET", `${BASE}/public/${reader.user.gcid}/${shown.watchlistId}`)).statusCode).toBe(
+      404,
+    );
 
     await owner.api.call("PUT", `${BASE}/${shown.watchlistId}/visibility?isPublic=false`);
-    expect((await reader.api.call("GET", `${BASE}/public/${owner.user.gcid}/${shown.watchlistId}`)).statusCode).toBe(404);
-    expect(((await reader.api.call("GET", `${BASE}/public/${owner.user.gcid}`)).json() as ContainerBody).watchlists).toEqual([]);
+    expect((await reader.api.call("GET", `${BASE}/public/${owner.user.gcid}/${shown.watchlistId}`)).statusCode).toBe(
+      404,
+    );
+    expect(
+      ((await reader.api.call("GET", `${BASE}/public/${owner.user.gcid}`)).json() as ContainerBody).watchlists,
+    ).toEqual([]);
   });
 
   it("creates a watchlist public at once with isPublic=true", async () => {
@@ -324,7 +359,9 @@ describe.each(engines())("watchlists over HTTP on %s", (engine) => {
   it("renames (204), trims the name, and 422 for an empty or too long one", async () => {
     const u = await newUser();
     const w = await u.api.create("Old");
-    expect((await u.api.call("PUT", `${BASE}/${w.watchlistId}?newName=${encodeURIComponent("  New name ")}`)).statusCode).toBe(204);
+    expect(
+      (await u.api.call("PUT", `${BASE}/${w.watchlistId}?newName=${encodeURIComponent("  New name ")}`)).statusCode,
+    ).toBe(204);
     expect((await u.api.get(w.watchlistId)).name).toBe("New name");
     for (const bad of ["%20%20", "x".repeat(101)]) {
       const res = await u.api.call("PUT", `${BASE}/${w.watchlistId}?newName=${bad}`);
@@ -343,9 +380,16 @@ describe.each(engines())("watchlists over HTTP on %s", (engine) => {
     const b = await u.api.create("B");
     expect([a.watchlistRank, b.watchlistRank]).toEqual([2, 3]);
     expect((await u.api.call("PUT", `${BASE}/rank/${b.watchlistId}?newRank=0`)).statusCode).toBe(204);
-    const names = (await u.api.list()).watchlists.map((w) => w.name);
-    expect(names.indexOf("B")).toBeLessThan(names.indexOf("A"));
-    expect(names[0]).toBe("My Watchlist"); // rank 0 too, created earlier
+    const moved = (await u.api.list()).watchlists;
+    // Moved to the top: the others from rank 0 on moved down one, keeping their order.
+    expect(moved.map((w) => [w.name, w.watchlistRank])).toEqual([
+      ["B", 0],
+      ["My Watchlist", 1],
+      ["Recently Invested", 2],
+      ["A", 3],
+    ]);
+    expect((await u.api.call("PUT", `${BASE}/rank/${b.watchlistId}?newRank=500`)).statusCode).toBe(204);
+    expect((await u.api.list()).watchlists.map((w) => w.name)).toEqual(["My Watchlist", "Recently Invested", "A", "B"]);
     const bad = await u.api.call("PUT", `${BASE}/rank/${b.watchlistId}?newRank=-1`);
     expect(bad.statusCode).toBe(422);
     expect(bad.json().details[0].field).toBe("querystring/newRank");
@@ -357,13 +401,19 @@ describe.each(engines())("watchlists over HTTP on %s", (engine) => {
     const a = await u.api.create("A");
     const res = await u.api.call("PUT", `${BASE}/setUserSelectedUserDefault/${a.watchlistId}`);
     expect(res.statusCode).toBe(200);
-    expect((res.json() as ContainerBody).watchlists[0]).toMatchObject({ watchlistId: a.watchlistId, isUserSelectedDefault: true });
+    expect((res.json() as ContainerBody).watchlists[0]).toMatchObject({
+      watchlistId: a.watchlistId,
+      isUserSelectedDefault: true,
+    });
     let selected = (await u.api.list()).watchlists.filter((w) => w.isUserSelectedDefault).map((w) => w.name);
     expect(selected).toEqual(["A"]);
 
     const created = await u.api.call("POST", `${BASE}/newasdefault-watchlist?name=Fresh`);
     expect(created.statusCode).toBe(201);
-    expect((created.json() as ContainerBody).watchlists[0]).toMatchObject({ name: "Fresh", isUserSelectedDefault: true });
+    expect((created.json() as ContainerBody).watchlists[0]).toMatchObject({
+      name: "Fresh",
+      isUserSelectedDefault: true,
+    });
     selected = (await u.api.list()).watchlists.filter((w) => w.isUserSelectedDefault).map((w) => w.name);
     expect(selected).toEqual(["Fresh"]);
   });
@@ -379,7 +429,9 @@ describe.each(engines())("watchlists over HTTP on %s", (engine) => {
     expect((await u.api.call("GET", `${BASE}/${gone.watchlistId}`)).statusCode).toBe(404);
     expect((await u.api.call("DELETE", `${BASE}/${gone.watchlistId}`)).statusCode).toBe(404);
     const after = await u.api.list();
-    expect(after.watchlists.filter((w) => w.isUserSelectedDefault).map((w) => w.watchlistId)).toEqual([def.watchlistId]);
+    expect(after.watchlists.filter((w) => w.isUserSelectedDefault).map((w) => w.watchlistId)).toEqual([
+      def.watchlistId,
+    ]);
     for (const builtin of before.watchlists) {
       const res = await u.api.call("DELETE", `${BASE}/${builtin.watchlistId}`);
       expect(res.statusCode).toBe(409);
@@ -398,9 +450,10 @@ describe.each(engines())("watchlists over HTTP on %s", (engine) => {
     expect(ok.statusCode).toBe(204);
     expect(ok.body).toBe("");
     const after = await u.api.get(w.watchlistId);
+    // A rank is a position: MSFT moved to 0 pushed the others down one; AAPL went to 5.
     expect(after.items.map((i) => [i.itemId, i.itemRank])).toEqual([
       [MSFT, 0],
-      [TSLA, 1],
+      [TSLA, 2],
       [AAPL, 5],
     ]);
     expect(after.items[2]!.itemAddedReason).toBe("Earnings");
@@ -423,7 +476,10 @@ describe.each(engines())("watchlists over HTTP on %s", (engine) => {
     const ok = await u.api.call("DELETE", `${BASE}/${w.watchlistId}/items`, [instrument(AAPL), instrument(NVDA)]);
     expect(ok.statusCode).toBe(204);
     expect(ids(await u.api.get(w.watchlistId))).toEqual([TSLA, MSFT]);
-    const partial = await u.api.call("DELETE", `${BASE}/${w.watchlistId}/items`, [instrument(TSLA), instrument(UNKNOWN)]);
+    const partial = await u.api.call("DELETE", `${BASE}/${w.watchlistId}/items`, [
+      instrument(TSLA),
+      instrument(UNKNOWN),
+    ]);
     expect(partial.statusCode).toBe(200);
     const body = partial.json() as ContainerBody;
     expect(body.exception?.invalidItems).toEqual([String(UNKNOWN)]);
@@ -441,7 +497,10 @@ describe.each(engines())("watchlists over HTTP on %s", (engine) => {
     expect(w.items.every((i) => i.market?.assetTypeId === 10 && i.itemAddedReason === "Dynamic")).toBe(true);
     expect(w.items.map((i) => i.itemRank)).toEqual(w.items.map((_, n) => n));
 
-    const search = await u.api.create("Apple", `&type=Dynamic&dynamicQuery=${encodeURIComponent("/api/v1/market-data/search?searchText=AAPL")}`);
+    const search = await u.api.create(
+      "Apple",
+      `&type=Dynamic&dynamicQuery=${encodeURIComponent("/api/v1/market-data/search?searchText=AAPL")}`,
+    );
     expect(ids(search)[0]).toBe(AAPL);
     const page = await u.api.get(w.watchlistId, "?pageNumber=1&itemsPerPage=2");
     expect(page.items.length).toBe(2);
@@ -478,7 +537,11 @@ describe.each(engines())("watchlists over HTTP on %s", (engine) => {
     ]);
     expect(res.statusCode).toBe(201);
     const body = res.json() as ContainerBody;
-    expect(body.watchlists[0]).toMatchObject({ watchlistType: "Default", isDefault: true, isUserSelectedDefault: true });
+    expect(body.watchlists[0]).toMatchObject({
+      watchlistType: "Default",
+      isDefault: true,
+      isUserSelectedDefault: true,
+    });
     expect(ids(body.watchlists[0]!)).toEqual([AAPL, BTC]);
     expect(body.exception?.invalidItems).toEqual([String(UNKNOWN)]);
 
@@ -511,9 +574,17 @@ describe.each(engines())("watchlists over HTTP on %s", (engine) => {
   it("RecentlyInvested follows opened positions: newest first, each instrument once, read-only", async () => {
     const u = await newUser();
     const owner = { userId: u.user.id, gcid: u.user.gcid };
-    await recordInvestment(h.deps, { ...owner, instrumentId: AAPL, occurredAt: "2026-01-01T00:00:00.000Z" });
-    await recordInvestment(h.deps, { ...owner, instrumentId: BTC, occurredAt: "2026-01-02T00:00:00.000Z" });
-    await recordInvestment(h.deps, { ...owner, instrumentId: AAPL, occurredAt: "2026-01-03T00:00:00.000Z" });
+    await recordInvestment(h.deps, {
+      userId: owner.userId,
+      instrumentId: AAPL,
+      occurredAt: "2026-01-01T00:00:00.000Z",
+    });
+    await recordInvestment(h.deps, { userId: owner.userId, instrumentId: BTC, occurredAt: "2026-01-02T00:00:00.000Z" });
+    await recordInvestment(h.deps, {
+      userId: owner.userId,
+      instrumentId: AAPL,
+      occurredAt: "2026-01-03T00:00:00.000Z",
+    });
     const list = await u.api.list();
     const recent = list.watchlists.find((w) => w.watchlistType === "RecentlyInvested")!;
     expect(recent.items.map((i) => [i.itemId, i.itemRank, i.itemAddedReason, i.itemAddedDate])).toEqual([
@@ -528,18 +599,42 @@ describe.each(engines())("watchlists over HTTP on %s", (engine) => {
     expect(items.map((i: { itemId: number }) => i.itemId)).toEqual([AAPL, BTC]);
   });
 
+  it("is subscribed to PositionOpened: a published position puts its instrument on top of RecentlyInvested", async () => {
+    const u = await newUser();
+    await h.deps.bus.publish([
+      {
+        type: "PositionOpened",
+        userId: u.user.id,
+        positionId: 1,
+        instrumentId: ETH,
+        isBuy: true,
+        openRate: 3500,
+        stopLossRate: 0,
+        takeProfitRate: 0,
+        isTslEnabled: false,
+        occurredAt: "2026-02-01T00:00:00.000Z",
+      },
+    ]);
+    const recent = (await u.api.list()).watchlists.find((w) => w.watchlistType === "RecentlyInvested")!;
+    expect(recent.items.map((i) => [i.itemId, i.itemAddedDate, i.market?.symbolName])).toEqual([
+      [ETH, "2026-02-01T00:00:00.000Z", "ETH"],
+    ]);
+  });
+
   it("addRelatedAssets=true fills relatedAssets with instruments of the same sub-categories", async () => {
     const u = await newUser();
     const w = await u.api.create("Related");
     await u.api.add(w.watchlistId, [instrument(AAPL), instrument(MSFT)]);
-    const body = await u.api.list("?addRelatedAssets=true&ensureBuiltinWatchlists=false");
-    const related = body.watchlists[0]!.relatedAssets!;
+    const body = await u.api.list("?addRelatedAssets=true");
+    const related = body.watchlists.find((x) => x.watchlistId === w.watchlistId)!.relatedAssets!;
+    // An empty watchlist has nothing to relate to.
+    expect(body.watchlists.find((x) => x.watchlistType === "Default")!.relatedAssets).toEqual([]);
     expect(related).toEqual(expect.arrayContaining([NVDA]));
     expect(related).not.toContain(AAPL);
     expect(related).not.toContain(MSFT);
     expect(related).not.toContain(BTC);
     expect(related.length).toBeLessThanOrEqual(10);
-    expect((await u.api.list("?ensureBuiltinWatchlists=false")).watchlists[0]!.relatedAssets).toBeNull();
+    expect((await u.api.list()).watchlists.every((x) => x.relatedAssets === null)).toBe(true);
   });
 
   it("accepts the account scopes: a demo:write key creates, a real:read key reads", async () => {

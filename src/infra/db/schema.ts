@@ -278,6 +278,99 @@ export interface WatchlistItemsTable {
   itemAddedDate: string;
 }
 
+/** Money columns are bigint: PostgreSQL returns them as strings, so repositories read them with Number(). */
+export interface DemoAccountsTable {
+  userId: string;
+  cid: number;
+  cashCents: number | string;
+  startingCents: number | string;
+  realizedPnlCents: number | string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface DemoOrdersTable {
+  orderId: Generated<number>;
+  userId: string;
+  cid: number;
+  orderType: number;
+  statusId: number;
+  instrumentId: number;
+  isBuy: number;
+  leverage: number;
+  amountCents: number | string;
+  units: number;
+  requestedUnits: number | null;
+  rate: number;
+  stopLossRate: number;
+  takeProfitRate: number;
+  isTslEnabled: number;
+  isNoStopLoss: number;
+  isNoTakeProfit: number;
+  positionId: number | null;
+  unitsToDeduct: number | null;
+  token: string;
+  openDateTime: string;
+  lastUpdate: string;
+}
+
+export interface DemoPositionsTable {
+  positionId: Generated<number>;
+  userId: string;
+  cid: number;
+  orderId: number;
+  instrumentId: number;
+  isBuy: number;
+  leverage: number;
+  amountCents: number | string;
+  initialAmountCents: number | string;
+  units: number;
+  initialUnits: number;
+  openRate: number;
+  openDateTime: string;
+  stopLossRate: number;
+  takeProfitRate: number;
+  isTslEnabled: number;
+  tslGap: number;
+  isNoStopLoss: number;
+  isNoTakeProfit: number;
+  status: string;
+  version: number;
+  lastUpdate: string;
+}
+
+export interface DemoTradesTable {
+  tradeId: Generated<number>;
+  userId: string;
+  positionId: number;
+  orderId: number;
+  openOrderId: number;
+  instrumentId: number;
+  isBuy: number;
+  leverage: number;
+  openRate: number;
+  closeRate: number;
+  openDateTime: string;
+  closeDateTime: string;
+  units: number;
+  investmentCents: number | string;
+  initialInvestmentCents: number | string;
+  netProfitCents: number | string;
+  stopLossRate: number;
+  takeProfitRate: number;
+  isTslEnabled: number;
+  closeReason: string;
+}
+
+export interface IdempotencyKeysTable {
+  userId: string;
+  requestId: string;
+  operation: string;
+  bodyHash: string;
+  response: string;
+  createdAt: string;
+}
+
 export interface Database {
   users: UsersTable;
   keyPairs: KeyPairsTable;
@@ -289,6 +382,11 @@ export interface Database {
   oauthCodes: OauthCodesTable;
   oauthRefreshTokens: OauthRefreshTokensTable;
   instruments: InstrumentsTable;
+  demoAccounts: DemoAccountsTable;
+  demoOrders: DemoOrdersTable;
+  demoPositions: DemoPositionsTable;
+  demoTrades: DemoTradesTable;
+  idempotencyKeys: IdempotencyKeysTable;
   posts: PostsTable;
   postTags: PostTagsTable;
   mentions: MentionsTable;

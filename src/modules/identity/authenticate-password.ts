@@ -3,8 +3,7 @@ import { identityRepository } from "./identity.repository.js";
 import { verifyPassword } from "./passwords.js";
 
 /** A hash of a random password: unknown users cost as much time as known ones. */
-const DECOY_HASH =
-  "scrypt$16$8$1$AAAAAAAAAAAAAAAAAAAAAA$JcJ0hhg0sH4d7pqyDzEMhLKqK7D9O6XrZq7XG0zqkkA";
+const DECOY_HASH = "scrypt$16$8$1$AAAAAAAAAAAAAAAAAAAAAA$JcJ0hhg0sH4d7pqyDzEMhLKqK7D9O6XrZq7XG0zqkkA";
 
 export interface PasswordUser {
   userId: string;
@@ -15,8 +14,14 @@ export interface PasswordUser {
  * The sign-in check of the OAuth login page: the user when the username and password match,
  * null otherwise (same answer, and about the same time, for an unknown user and a wrong password).
  */
-export async function authenticatePassword(deps: Deps, username: string, password: string): Promise<PasswordUser | null> {
-  const user = username.trim() ? await identityRepository(deps.db.kysely).findUserByUsername(username.trim()) : undefined;
+export async function authenticatePassword(
+  deps: Deps,
+  username: string,
+  password: string,
+): Promise<PasswordUser | null> {
+  const user = username.trim()
+    ? await identityRepository(deps.db.kysely).findUserByUsername(username.trim())
+    : undefined;
   const ok = await verifyPassword(password, user?.passwordHash ?? DECOY_HASH);
   return user && ok ? { userId: user.id, username: user.username } : null;
 }

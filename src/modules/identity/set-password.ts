@@ -6,7 +6,11 @@ import { hashPassword, passwordProblem } from "./passwords.js";
 import { resolveUser } from "./user-ref.js";
 
 /** Operator only (`users create --password`, `users set-password`): sets or replaces a password. */
-export async function setPassword(ctx: Ctx, userRef: string, password: string): Promise<{ userId: string; username: string }> {
+export async function setPassword(
+  ctx: Ctx,
+  userRef: string,
+  password: string,
+): Promise<{ userId: string; username: string }> {
   requireSystem(ctx.actor);
   const problem = passwordProblem(password);
   if (problem) throw validationFailed("password", problem);

@@ -1,6 +1,7 @@
 import { Type } from "typebox";
 import { api } from "../../http/access.js";
 import type { App } from "../../http/app-type.js";
+import { errorResponse } from "../../http/schemas.js";
 import { type Deps, withActor } from "../context.js";
 import { findInstruments } from "./find-instruments.js";
 import {
@@ -121,7 +122,7 @@ export function registerMarketRoutes(app: App, deps: Deps): void {
           "Candles are folded from the ticks this server has produced since it started (up to 1000 per " +
           "interval); `volume` counts ticks. 404 when the instrument is unknown.",
         params: CandlesParams,
-        response: { 200: CandlesResponse },
+        response: { 200: CandlesResponse, 404: errorResponse(404, "No instrument has this id") },
       },
       prefix,
     ),

@@ -27,6 +27,56 @@ export const NOTIFICATION_KINDS = {
     section: "General",
     aggregatable: false,
   },
+  positionClosed: {
+    notificationType: "PositionClosed",
+    category: "Trading",
+    subCategory: "DemoPosition",
+    section: "Trading",
+    aggregatable: false,
+  },
+  // Social (src/modules/social): see docs/notifications.md
+  mention: {
+    notificationType: "Mention",
+    category: "Social",
+    subCategory: "Mention",
+    section: "Feed",
+    aggregatable: false,
+  },
+  postComment: {
+    notificationType: "PostComment",
+    category: "Social",
+    subCategory: "Comment",
+    section: "Feed",
+    aggregatable: true,
+  },
+  postReply: {
+    notificationType: "PostReply",
+    category: "Social",
+    subCategory: "Comment",
+    section: "Feed",
+    aggregatable: true,
+  },
+  postLike: {
+    notificationType: "PostLike",
+    category: "Social",
+    subCategory: "Like",
+    section: "Feed",
+    aggregatable: true,
+  },
+  newFollower: {
+    notificationType: "NewFollower",
+    category: "Social",
+    subCategory: "Follower",
+    section: "Profile",
+    aggregatable: true,
+  },
+  postShare: {
+    notificationType: "PostShare",
+    category: "Social",
+    subCategory: "Share",
+    section: "Feed",
+    aggregatable: true,
+  },
 } as const satisfies Record<string, NotificationKind>;
 
 export type NotificationKindName = keyof typeof NOTIFICATION_KINDS;

@@ -1,8 +1,11 @@
 import type { Deps } from "../context.js";
 import { notify } from "./notify.js";
+import { registerSocialSubscribers } from "./social-subscribers.js";
+import { newIdFromPosition, positionClosedMessage } from "./trading-messages.js";
 
 /** Turns domain events into notifications. Runs after the publishing transaction commits. */
 export function registerNotificationSubscribers(deps: Deps): void {
+  registerSocialSubscribers(deps);
   deps.bus.subscribe("UserRegistered", async (event) => {
     await notify(deps, {
       userId: event.userId,
@@ -10,6 +13,16 @@ export function registerNotificationSubscribers(deps: Deps): void {
       message: `Welcome, ${event.username}! Your demo account is ready.`,
       actionLink: "/api/v1/me",
       correlationId: event.userId,
+      publishDate: event.occurredAt,
+    });
+  });
+  deps.bus.subscribe("PositionClosed", async (event) => {
+    await notify(deps, {
+      userId: event.userId,
+      kind: "positionClosed",
+      message: positionClosedMessage(event),
+      actionLink: "/api/v1/trading/info/trade/demo/history",
+      correlationId: newIdFromPosition(event.positionId),
       publishDate: event.occurredAt,
     });
   });

@@ -11,8 +11,8 @@ import {
 import type { Config } from "../../config.js";
 import type { Environment, UserActor } from "../../core/actor.js";
 import { normalizeScope } from "../../core/scopes.js";
-import { resolveUser } from "../identity/user-ref.js";
 import type { Deps } from "../context.js";
+import { resolveUser } from "../identity/user-ref.js";
 import { oauthRepository } from "./oauth.repository.js";
 import { scopeString } from "./scope-words.js";
 import { keyStore, SIGNING_ALG } from "./signing-keys.js";

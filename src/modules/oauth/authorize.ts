@@ -4,8 +4,8 @@ import { hashSecret } from "../../core/ids.js";
 import type { Scope } from "../../core/scopes.js";
 import type { Deps } from "../context.js";
 import { redirectUriMatches, redirectUrisOf } from "./clients.js";
-import type { OAuthErrorCode } from "./oauth-error.js";
 import { oauthRepository } from "./oauth.repository.js";
+import type { OAuthErrorCode } from "./oauth-error.js";
 import { parseScopeParam, SCOPE_WORDS } from "./scope-words.js";
 
 export const AUTHORIZATION_PARAMS = [
@@ -89,7 +89,8 @@ export async function checkAuthorizationRequest(
   if (params.response_type !== "code") {
     return back("unsupported_response_type", "Only response_type=code (the authorization code flow) is supported");
   }
-  if (state !== undefined && state.length > 2048) return back("invalid_request", "state is longer than 2048 characters");
+  if (state !== undefined && state.length > 2048)
+    return back("invalid_request", "state is longer than 2048 characters");
 
   const challenge = params.code_challenge;
   const method = params.code_challenge_method;
@@ -133,7 +134,11 @@ export function redirectBack(redirectUri: string, issuer: string, values: Record
 }
 
 /** After Allow: a single-use code valid for a minute, bound to client, redirect URI and challenge. */
-export async function issueAuthorizationCode(deps: Deps, request: AuthorizationRequest, userId: string): Promise<string> {
+export async function issueAuthorizationCode(
+  deps: Deps,
+  request: AuthorizationRequest,
+  userId: string,
+): Promise<string> {
   const code = randomBytes(32).toString("base64url");
   const now = deps.clock.now();
   const repo = oauthRepository(deps.db.kysely);

@@ -3,8 +3,8 @@ import { isoNow } from "../../core/clock.js";
 import { AppError, type ErrorDetail } from "../../core/errors.js";
 import { hashSecret, newId, newSecret, sameHash } from "../../core/ids.js";
 import type { Ctx, Deps } from "../context.js";
-import { OAuthError } from "./oauth-error.js";
 import { type ClientRow, oauthRepository } from "./oauth.repository.js";
+import { OAuthError } from "./oauth-error.js";
 
 export interface CreateClientInput {
   name: string;
@@ -41,7 +41,9 @@ export function redirectUriProblem(uri: string): string | null {
   if (url.hash || uri.includes("#")) return `"${uri}" must not have a fragment`;
   if (url.protocol === "https:") return null;
   if (url.protocol === "http:") {
-    return LOOPBACK_HOSTS.has(url.hostname) ? null : `"${uri}": plain http is allowed only on 127.0.0.1, [::1] or localhost`;
+    return LOOPBACK_HOSTS.has(url.hostname)
+      ? null
+      : `"${uri}": plain http is allowed only on 127.0.0.1, [::1] or localhost`;
   }
   const scheme = url.protocol.slice(0, -1);
   if (!scheme.includes(".")) {
@@ -79,7 +81,8 @@ export async function createClient(ctx: Ctx, input: CreateClientInput): Promise<
   const problems: ErrorDetail[] = [];
   const name = input.name.trim();
   if (name.length < 1 || name.length > 80) problems.push({ field: "name", message: "name must be 1 to 80 characters" });
-  if (input.redirectUris.length === 0) problems.push({ field: "redirectUri", message: "at least one redirect URI is required" });
+  if (input.redirectUris.length === 0)
+    problems.push({ field: "redirectUri", message: "at least one redirect URI is required" });
   for (const uri of input.redirectUris) {
     const problem = redirectUriProblem(uri);
     if (problem) problems.push({ field: "redirectUri", message: problem });

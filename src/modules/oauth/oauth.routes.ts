@@ -1,6 +1,7 @@
 import cookie from "@fastify/cookie";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { UserActor } from "../../core/actor.js";
+import { AppError } from "../../core/errors.js";
 import { KNOWN_SCOPES, withPrefix } from "../../core/scopes.js";
 import type { App } from "../../http/app-type.js";
 import type { Deps } from "../context.js";
@@ -16,8 +17,8 @@ import {
 } from "./authorize.js";
 import { authenticateClient, type ClientCredentials } from "./clients.js";
 import { issuerFor } from "./issuer.js";
-import { OAuthError } from "./oauth-error.js";
 import { consentPage, errorPage, loginPage, PAGE_CSP } from "./oauth.pages.js";
+import { OAuthError } from "./oauth-error.js";
 import { revokeToken } from "./revoke.js";
 import { findSession, newCsrfToken, SESSION_TTL_SECONDS, signIn, signOut } from "./sessions.js";
 import { publishedKeys } from "./signing-keys.js";
@@ -109,6 +110,11 @@ export function registerOAuthRoutes(app: App, deps: Deps): void {
 
     const isEndpoint = (request: FastifyRequest) => /^\/oauth\/(token|revoke)(\?|$)/.test(request.url);
     scope.setErrorHandler((error, request, reply) => {
+      if (error instanceof AppError) {
+        // From the shared hooks (the login page's rate limit): keep their status and headers.
+        void page(reply, error.status, errorPage("Please wait", error.message));
+        return;
+      }
       const oauth =
         error instanceof OAuthError
           ? error
@@ -243,7 +249,9 @@ export function registerOAuthRoutes(app: App, deps: Deps): void {
       );
     });
 
-    scope.post("/oauth/login", { schema: { hide: true } }, async (request, reply) => {
+    // Password guessing spends the caller's (the client address's) default and writes pools.
+    const loginAccess = { auth: "optional" as const, scopes: [], rateLimit: "writes" as const };
+    scope.post("/oauth/login", { schema: { hide: true }, config: { access: loginAccess } }, async (request, reply) => {
       const form = formOf(request);
       if (!sameToken(request.cookies[LOGIN_CSRF_COOKIE], form.values.csrf_token)) return csrfRefused(reply);
       const check = await checkAuthorizationRequest(deps, authParamsOf(form.values), form.duplicates);

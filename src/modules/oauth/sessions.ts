@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { isoNow } from "../../core/clock.js";
 import { hashSecret } from "../../core/ids.js";
-import { authenticatePassword, usernameOf } from "../identity/authenticate-password.js";
 import type { Deps } from "../context.js";
+import { authenticatePassword, usernameOf } from "../identity/authenticate-password.js";
 import { oauthRepository } from "./oauth.repository.js";
 
 /** How long a sign-in on the consent page lasts. */

@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { isoNow } from "../../core/clock.js";
 import { hashSecret, newId } from "../../core/ids.js";
-import { resolveUser } from "../identity/user-ref.js";
 import { type Deps, transact } from "../context.js";
+import { resolveUser } from "../identity/user-ref.js";
 import { signAccessToken } from "./access-tokens.js";
 import { pkceMatches } from "./authorize.js";
-import { OAuthError } from "./oauth-error.js";
 import { type ClientRow, type GrantRow, oauthRepository } from "./oauth.repository.js";
+import { OAuthError } from "./oauth-error.js";
 import { parseScopeParam, scopeString } from "./scope-words.js";
 
 /** The token response (RFC 6749 §5.1). */
@@ -27,7 +27,12 @@ const required = (params: Params, name: string): string => {
 };
 
 /** POST /oauth/token for an authenticated client. */
-export async function exchangeToken(deps: Deps, issuer: string, client: ClientRow, params: Params): Promise<TokenResponse> {
+export async function exchangeToken(
+  deps: Deps,
+  issuer: string,
+  client: ClientRow,
+  params: Params,
+): Promise<TokenResponse> {
   const grantType = required(params, "grant_type");
   if (grantType === "authorization_code") return redeemCode(deps, issuer, client, params);
   if (grantType === "refresh_token") return refresh(deps, issuer, client, params);
@@ -53,7 +58,8 @@ async function redeemCode(deps: Deps, issuer: string, client: ClientRow, params:
   const verifier = params.code_verifier;
   if (row.codeChallenge !== null) {
     if (!verifier) throw new OAuthError("invalid_grant", "code_verifier is required (PKCE)");
-    if (!pkceMatches(verifier, row.codeChallenge)) throw new OAuthError("invalid_grant", "code_verifier does not match");
+    if (!pkceMatches(verifier, row.codeChallenge))
+      throw new OAuthError("invalid_grant", "code_verifier does not match");
   } else if (verifier !== undefined) {
     throw new OAuthError("invalid_grant", "code_verifier sent but no code_challenge was in the authorization request");
   }

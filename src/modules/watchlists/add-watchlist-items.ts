@@ -1,10 +1,10 @@
-import type { UserActor } from "../../core/actor.js";
 import { requireUser } from "../../core/access.js";
 import { isoNow } from "../../core/clock.js";
 import type { Executor } from "../../infra/db/executor.js";
 import { type Ctx, transact } from "../context.js";
 import { builtinWatchlist } from "./ensure-builtin-watchlists.js";
 import { presentWatchlists } from "./present-watchlists.js";
+import { keyOf, type WatchlistItemRow, type WatchlistRow, watchlistsRepository } from "./watchlists.repository.js";
 import {
   assertItemsEditable,
   assertItemsLimit,
@@ -15,7 +15,6 @@ import {
   loadOwned,
   WATCHLIST_WRITE_SCOPES,
 } from "./watchlists.rules.js";
-import { keyOf, type WatchlistItemRow, type WatchlistRow, watchlistsRepository } from "./watchlists.repository.js";
 import { container, DEFAULT_PAGE, type WatchlistsContainer } from "./watchlists.view.js";
 
 /**
@@ -25,7 +24,6 @@ import { container, DEFAULT_PAGE, type WatchlistsContainer } from "./watchlists.
  */
 async function addItems(
   ctx: Ctx,
-  actor: UserActor,
   target: (trx: Executor) => Promise<WatchlistRow>,
   items: readonly ItemInput[],
 ): Promise<WatchlistsContainer> {
@@ -35,21 +33,29 @@ async function addItems(
     const list = await target(trx);
     assertItemsEditable(list);
     const repo = watchlistsRepository(trx);
+    const now = isoNow(ctx.clock);
+    // Touching the watchlist row first serializes concurrent adds: the count below is exact.
+    await repo.update(list.id, { updatedAt: now });
     const present = new Set((await repo.existingKeys(list.id, valid)).map(keyOf));
     const fresh = valid.filter((i) => !present.has(keyOf(i)));
     assertItemsLimit(ctx, await repo.countItems(list.id), fresh.length);
-    const now = isoNow(ctx.clock);
-    let next = ((await repo.maxItemRank(list.id)) ?? -1) + 1;
-    const rows: WatchlistItemRow[] = fresh.map((i) => ({
+    const rowOf = (i: ItemInput, itemRank: number): WatchlistItemRow => ({
       watchlistId: list.id,
       itemType: i.itemType,
       itemId: i.itemId,
-      itemRank: i.itemRank ?? next++,
+      itemRank,
       itemAddedReason: i.itemAddedReason?.trim() || DEFAULT_ITEM_REASON,
       itemAddedDate: now,
-    }));
-    await repo.insertItems(rows);
-    if (rows.length > 0) await repo.update(list.id, { updatedAt: now });
+    });
+    // An explicit rank is a position: make room there first, in request order.
+    for (const i of fresh.filter((x) => x.itemRank !== undefined)) {
+      const placed = rowOf(i, i.itemRank as number);
+      await repo.shiftItemRanksFrom(list.id, placed.itemRank, placed);
+      await repo.insertItems([placed]);
+    }
+    // The others go to the end, in request order.
+    const next = ((await repo.maxItemRank(list.id)) ?? -1) + 1;
+    await repo.insertItems(fresh.filter((x) => x.itemRank === undefined).map((i, n) => rowOf(i, next + n)));
     return list;
   });
   const views = await presentWatchlists(ctx, [row], DEFAULT_PAGE);
@@ -68,7 +74,7 @@ export async function addWatchlistItems(
   items: readonly ItemInput[],
 ): Promise<WatchlistsContainer> {
   const actor = requireUser(ctx.actor, WATCHLIST_WRITE_SCOPES);
-  return addItems(ctx, actor, (trx) => loadOwned(trx, actor, watchlistId), items);
+  return addItems(ctx, (trx) => loadOwned(trx, actor, watchlistId), items);
 }
 
 /**
@@ -81,5 +87,5 @@ export async function createDefaultWatchlistWithItems(
 ): Promise<WatchlistsContainer> {
   const actor = requireUser(ctx.actor, WATCHLIST_WRITE_SCOPES);
   const list = await builtinWatchlist(ctx, actor, "Default");
-  return addItems(ctx, actor, (trx) => loadOwned(trx, actor, list.id), items);
+  return addItems(ctx, (trx) => loadOwned(trx, actor, list.id), items);
 }

@@ -4,9 +4,10 @@ import { AppError } from "../../core/errors.js";
 import { newId } from "../../core/ids.js";
 import { type Ctx, transact } from "../context.js";
 import { dynamicUrlOf, parseDynamicQuery } from "./dynamic-query.js";
+import { BUILTINS, ensureBuiltinWatchlists } from "./ensure-builtin-watchlists.js";
 import { presentWatchlists } from "./present-watchlists.js";
-import { validName, WATCHLIST_WRITE_SCOPES } from "./watchlists.rules.js";
 import { type WatchlistRow, watchlistsRepository } from "./watchlists.repository.js";
+import { validName, WATCHLIST_WRITE_SCOPES } from "./watchlists.rules.js";
 import { container, DEFAULT_PAGE, type WatchlistsContainer } from "./watchlists.view.js";
 
 export interface CreateWatchlistInput {
@@ -32,8 +33,11 @@ export async function createWatchlist(ctx: Ctx, input: CreateWatchlistInput): Pr
   }
   const max = ctx.config.watchlistLimits.maxWatchlists;
 
+  // The builtin rows exist before the first own watchlist: they are what lockOwner locks.
+  await ensureBuiltinWatchlists(ctx, actor);
   const row = await transact(ctx, async (trx) => {
     const repo = watchlistsRepository(trx);
+    await repo.lockOwner(actor.userId);
     const own = await repo.countOwn(actor.userId);
     if (own >= max) {
       const message = `A user may have at most ${max} watchlists of their own (builtin ones not counted); you have ${own}`;
@@ -48,7 +52,8 @@ export async function createWatchlist(ctx: Ctx, input: CreateWatchlistInput): Pr
       watchlistType: input.type,
       builtin: null,
       isUserSelectedDefault: 0,
-      watchlistRank: ((await repo.maxRank(actor.userId)) ?? -1) + 1,
+      // Ranks below BUILTINS.length are the builtin ones' even before they exist.
+      watchlistRank: Math.max(BUILTINS.length, ((await repo.maxRank(actor.userId)) ?? -1) + 1),
       dynamicUrl,
       isPublic: input.isPublic ? 1 : 0,
       createdAt: now,

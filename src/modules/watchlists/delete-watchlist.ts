@@ -2,8 +2,8 @@ import { requireUser } from "../../core/access.js";
 import { isoNow } from "../../core/clock.js";
 import { AppError } from "../../core/errors.js";
 import { type Ctx, transact } from "../context.js";
-import { loadOwned, WATCHLIST_WRITE_SCOPES } from "./watchlists.rules.js";
 import { watchlistsRepository } from "./watchlists.repository.js";
+import { loadOwned, WATCHLIST_WRITE_SCOPES } from "./watchlists.rules.js";
 
 /**
  * Deletes one of the user's own watchlists with its items. Builtin ones cannot be deleted

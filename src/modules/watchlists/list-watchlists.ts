@@ -2,8 +2,8 @@ import { requireUser } from "../../core/access.js";
 import type { Ctx } from "../context.js";
 import { ensureBuiltinWatchlists } from "./ensure-builtin-watchlists.js";
 import { presentWatchlists } from "./present-watchlists.js";
-import { WATCHLIST_READ_SCOPES } from "./watchlists.rules.js";
 import { watchlistsRepository } from "./watchlists.repository.js";
+import { WATCHLIST_READ_SCOPES } from "./watchlists.rules.js";
 import { container, type WatchlistsContainer } from "./watchlists.view.js";
 
 export interface ListWatchlistsInput {

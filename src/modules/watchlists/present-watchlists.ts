@@ -1,8 +1,8 @@
 import type { Deps } from "../context.js";
 import { type Instrument, listInstruments } from "../market/find-instruments.js";
 import { runDynamicQuery } from "./dynamic-query.js";
-import { instrumentsOf } from "./watchlists.rules.js";
 import { type WatchlistItemRow, type WatchlistRow, watchlistsRepository } from "./watchlists.repository.js";
+import { instrumentsOf } from "./watchlists.rules.js";
 import { type Page, toItem, toWatchlist, type WatchlistItemView, type WatchlistView } from "./watchlists.view.js";
 
 export const DYNAMIC_ITEM_REASON = "Dynamic";

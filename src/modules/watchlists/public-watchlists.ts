@@ -3,8 +3,8 @@ import { notFound } from "../../core/errors.js";
 import type { Ctx } from "../context.js";
 import { resolveUserRefs } from "../identity/user-profiles.js";
 import { presentWatchlists } from "./present-watchlists.js";
-import { WATCHLIST_READ_SCOPES } from "./watchlists.rules.js";
 import { watchlistsRepository } from "./watchlists.repository.js";
+import { WATCHLIST_READ_SCOPES } from "./watchlists.rules.js";
 import { container, type Page, type WatchlistsContainer, type WatchlistView } from "./watchlists.view.js";
 
 /**

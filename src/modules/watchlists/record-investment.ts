@@ -1,11 +1,13 @@
 import { isoNow } from "../../core/clock.js";
 import { type Deps, transact } from "../context.js";
-import { builtinWatchlist, type Owner } from "./ensure-builtin-watchlists.js";
+import { getUserProfiles } from "../identity/user-profiles.js";
+import { builtinWatchlist } from "./ensure-builtin-watchlists.js";
 import { watchlistsRepository } from "./watchlists.repository.js";
 
 export const INVESTED_REASON = "Invested";
 
-export interface Investment extends Owner {
+export interface Investment {
+  userId: string;
   instrumentId: number;
   occurredAt?: string;
 }
@@ -16,7 +18,9 @@ export interface Investment extends Owner {
  * `maxItemsPerWatchlist`. Called for each PositionOpened event.
  */
 export async function recordInvestment(deps: Deps, investment: Investment): Promise<void> {
-  const list = await builtinWatchlist(deps, investment, "RecentlyInvested");
+  const user = (await getUserProfiles(deps, [investment.userId])).get(investment.userId);
+  if (!user) return; // the user was deleted since: nothing to follow
+  const list = await builtinWatchlist(deps, { userId: user.userId, gcid: user.gcid }, "RecentlyInvested");
   const max = deps.config.watchlistLimits.maxItemsPerWatchlist;
   await transact(deps, async (trx) => {
     const repo = watchlistsRepository(trx);

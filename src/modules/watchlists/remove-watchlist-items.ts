@@ -2,6 +2,7 @@ import { requireUser } from "../../core/access.js";
 import { isoNow } from "../../core/clock.js";
 import { type Ctx, transact } from "../context.js";
 import { presentWatchlists } from "./present-watchlists.js";
+import { keyOf, watchlistsRepository } from "./watchlists.repository.js";
 import {
   assertItemsEditable,
   classifyItems,
@@ -11,7 +12,6 @@ import {
   loadOwned,
   WATCHLIST_WRITE_SCOPES,
 } from "./watchlists.rules.js";
-import { keyOf, watchlistsRepository } from "./watchlists.repository.js";
 import { container, DEFAULT_PAGE, type WatchlistsContainer } from "./watchlists.view.js";
 
 /**

@@ -1,8 +1,8 @@
 import { requireUser } from "../../core/access.js";
 import { isoNow } from "../../core/clock.js";
 import { type Ctx, transact } from "../context.js";
-import { loadOwned, validName, WATCHLIST_WRITE_SCOPES } from "./watchlists.rules.js";
 import { watchlistsRepository } from "./watchlists.repository.js";
+import { loadOwned, validName, WATCHLIST_WRITE_SCOPES } from "./watchlists.rules.js";
 
 /** Rename (builtin watchlists too: only their type marks them). */
 export async function renameWatchlist(ctx: Ctx, watchlistId: string, newName: string): Promise<void> {

@@ -2,8 +2,8 @@ import { requireUser } from "../../core/access.js";
 import { isoNow } from "../../core/clock.js";
 import { type Ctx, transact } from "../context.js";
 import { presentWatchlists } from "./present-watchlists.js";
-import { loadOwned, WATCHLIST_WRITE_SCOPES } from "./watchlists.rules.js";
 import { watchlistsRepository } from "./watchlists.repository.js";
+import { loadOwned, WATCHLIST_WRITE_SCOPES } from "./watchlists.rules.js";
 import { container, DEFAULT_PAGE, type WatchlistsContainer } from "./watchlists.view.js";
 
 /** Makes this watchlist the user's selected default (and no other); answers with it. */

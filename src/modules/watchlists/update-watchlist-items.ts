@@ -2,6 +2,7 @@ import { requireUser } from "../../core/access.js";
 import { isoNow } from "../../core/clock.js";
 import { type Ctx, transact } from "../context.js";
 import { presentWatchlists } from "./present-watchlists.js";
+import { watchlistsRepository } from "./watchlists.repository.js";
 import {
   assertItemsEditable,
   dedupe,
@@ -10,11 +11,11 @@ import {
   loadOwned,
   WATCHLIST_WRITE_SCOPES,
 } from "./watchlists.rules.js";
-import { watchlistsRepository } from "./watchlists.repository.js";
 import { container, DEFAULT_PAGE, type WatchlistsContainer } from "./watchlists.view.js";
 
 /**
- * Changes the rank (and, when given, the added reason) of items already in the watchlist.
+ * Changes the rank (and, when given, the added reason) of items already in the watchlist. A
+ * rank is a position: the item is shown there, the items from there on move down one.
  * Items that are not in it are reported in `exception.invalidItems`; the rest are updated.
  * Returns null when every item was applied.
  */
@@ -35,11 +36,14 @@ export async function updateWatchlistItems(
         ...(item.itemRank !== undefined ? { itemRank: item.itemRank } : {}),
         ...(item.itemAddedReason?.trim() ? { itemAddedReason: item.itemAddedReason.trim() } : {}),
       };
-      // An item with nothing to change still has to exist to count as applied.
-      const applied = Object.keys(changes).length
-        ? await repo.updateItem(list.id, item, changes)
-        : (await repo.existingKeys(list.id, [item])).length;
-      if (applied === 0) missing.push(item);
+      // Only items in the watchlist can be updated; an item with nothing to change still counts.
+      if ((await repo.existingKeys(list.id, [item])).length === 0) {
+        missing.push(item);
+        continue;
+      }
+      // A new rank is a position: the items from there on move down one to make room.
+      if (item.itemRank !== undefined) await repo.shiftItemRanksFrom(list.id, item.itemRank, item);
+      if (Object.keys(changes).length > 0) await repo.updateItem(list.id, item, changes);
     }
     await repo.update(list.id, { updatedAt: now });
     return { row: list, missing };

@@ -89,6 +89,31 @@ export const watchlistsRepository = (db: Executor) => ({
     return row !== undefined;
   },
 
+  /**
+   * Row-locks the user's builtin watchlists until commit: concurrent creates of one user
+   * serialize here, so the count that follows sees every committed one (PostgreSQL; SQLite
+   * runs one writer at a time anyway).
+   */
+  async lockOwner(userId: string): Promise<void> {
+    await db
+      .updateTable("watchlists")
+      .set((eb) => ({ updatedAt: eb.ref("updatedAt") }))
+      .where("userId", "=", userId)
+      .where("builtin", "is not", null)
+      .execute();
+  },
+
+  /** Moves every other watchlist of the user at `rank` or after it one place down. */
+  async shiftRanksFrom(userId: string, rank: number, exceptId: string): Promise<void> {
+    await db
+      .updateTable("watchlists")
+      .set((eb) => ({ watchlistRank: eb("watchlistRank", "+", 1) }))
+      .where("userId", "=", userId)
+      .where("watchlistRank", ">=", rank)
+      .where("id", "!=", exceptId)
+      .execute();
+  },
+
   async update(
     id: string,
     changes: Partial<Pick<WatchlistRow, "name" | "watchlistRank" | "isPublic" | "updatedAt">>,
@@ -212,6 +237,17 @@ export const watchlistsRepository = (db: Executor) => ({
     return Number(result.numDeletedRows);
   },
 
+  /** Moves every other item at `rank` or after it one place down, making room at `rank`. */
+  async shiftItemRanksFrom(watchlistId: string, rank: number, except: ItemKey): Promise<void> {
+    await db
+      .updateTable("watchlistItems")
+      .set((eb) => ({ itemRank: eb("itemRank", "+", 1) }))
+      .where("watchlistId", "=", watchlistId)
+      .where("itemRank", ">=", rank)
+      .where((eb) => eb.or([eb("itemType", "!=", except.itemType), eb("itemId", "!=", except.itemId)]))
+      .execute();
+  },
+
   /** Moves every item one place down (RecentlyInvested puts the newest first). */
   async shiftRanks(watchlistId: string): Promise<void> {
     await db
@@ -222,7 +258,11 @@ export const watchlistsRepository = (db: Executor) => ({
   },
 
   async deleteItemsFromRank(watchlistId: string, rank: number): Promise<void> {
-    await db.deleteFrom("watchlistItems").where("watchlistId", "=", watchlistId).where("itemRank", ">=", rank).execute();
+    await db
+      .deleteFrom("watchlistItems")
+      .where("watchlistId", "=", watchlistId)
+      .where("itemRank", ">=", rank)
+      .execute();
   },
 });
 

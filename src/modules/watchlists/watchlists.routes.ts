@@ -112,7 +112,8 @@ export function registerWatchlistRoutes(app: App, deps: Deps): void {
         operationId: "getUserSPublicWatchlists",
         tags: TAGS,
         summary: "Get a user's public watchlists",
-        description: "The public watchlists of the user with gcid `userId`. 404 for an unknown or private-profile user.",
+        description:
+          "The public watchlists of the user with gcid `userId`. 404 for an unknown or private-profile user.",
         params: PublicUserParams,
         querystring: PublicListQuery,
         response: { 200: WatchlistsResponse, 404: errorResponse(404, "No such user (or a private profile)") },
@@ -164,8 +165,7 @@ export function registerWatchlistRoutes(app: App, deps: Deps): void {
       },
       prefix,
     ),
-    handler: async (request) =>
-      getWatchlist(withActor(deps, request.actor), request.params.watchlistId, request.query),
+    handler: async (request) => getWatchlist(withActor(deps, request.actor), request.params.watchlistId, request.query),
   });
 
   // --- writes, on upstream's paths ---

@@ -2,8 +2,8 @@ import type { UserActor } from "../../core/actor.js";
 import { AppError, notFound } from "../../core/errors.js";
 import type { Executor } from "../../infra/db/executor.js";
 import type { Deps } from "../context.js";
-import { findInstruments, type Instrument } from "../market/find-instruments.js";
 import { resolveUserRefs } from "../identity/user-profiles.js";
+import { findInstruments, type Instrument } from "../market/find-instruments.js";
 import { type ItemKey, keyOf, type WatchlistRow, watchlistsRepository } from "./watchlists.repository.js";
 import type { ItemType, WatchlistsException } from "./watchlists.view.js";
 

@@ -79,9 +79,5 @@ export async function up(db: Kysely<unknown>, _dialect: Dialect): Promise<void> 
     .addColumn("expires_at", "text", (c) => c.notNull())
     .addColumn("used_at", "text")
     .execute();
-  await db.schema
-    .createIndex("oauth_refresh_tokens_grant")
-    .on("oauth_refresh_tokens")
-    .column("grant_id")
-    .execute();
+  await db.schema.createIndex("oauth_refresh_tokens_grant").on("oauth_refresh_tokens").column("grant_id").execute();
 }

@@ -20,7 +20,12 @@ export async function up(db: Kysely<unknown>, _dialect: Dialect): Promise<void> 
     .addColumn("created_at", "text", (c) => c.notNull())
     .addColumn("updated_at", "text", (c) => c.notNull())
     .execute();
-  await db.schema.createIndex("watchlists_user_builtin").on("watchlists").columns(["user_id", "builtin"]).unique().execute();
+  await db.schema
+    .createIndex("watchlists_user_builtin")
+    .on("watchlists")
+    .columns(["user_id", "builtin"])
+    .unique()
+    .execute();
   await db.schema.createIndex("watchlists_gcid").on("watchlists").columns(["gcid", "is_public"]).execute();
 
   await db.schema

@@ -3,6 +3,7 @@ import type { Dialect } from "../database.js";
 import * as foundation from "./001-foundation.js";
 import * as oauth from "./002-oauth.js";
 import * as market from "./003-market.js";
+import * as trading from "./004-trading.js";
 import * as watchlists from "./005-watchlists.js";
 import * as social from "./006-social.js";
 
@@ -15,6 +16,7 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   "001-foundation": foundation,
   "002-oauth": oauth,
   "003-market": market,
+  "004-trading": trading,
   "005-watchlists": watchlists,
   "006-social": social,
 };

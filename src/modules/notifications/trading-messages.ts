@@ -1,0 +1,23 @@
+import { createHash } from "node:crypto";
+import type { PositionClosed } from "../../core/events.js";
+
+const WHO: Record<PositionClosed["reason"], string> = {
+  Manual: "You closed",
+  StopLoss: "Your stop-loss closed",
+  TakeProfit: "Your take-profit closed",
+  TrailingStopLoss: "Your trailing stop-loss closed",
+};
+
+/** "Your stop-loss closed BTC (position 12) at 61250.5: -1234.56 USD." */
+export function positionClosedMessage(e: PositionClosed): string {
+  const what = e.fullyClosed ? "" : `${Number(e.unitsClosed.toPrecision(10))} units of `;
+  const pnl = (e.netProfitCents / 100).toFixed(2);
+  const signed = e.netProfitCents > 0 ? `+${pnl}` : pnl;
+  return `${WHO[e.reason]} ${what}${e.symbol || `instrument ${e.instrumentId}`} (position ${e.positionId}) at ${e.closeRate}: ${signed} USD.`;
+}
+
+/** A stable uuid-shaped correlation id per position, so a client can group a position's notifications. */
+export function newIdFromPosition(positionId: number): string {
+  const h = createHash("sha256").update(`position:${positionId}`).digest("hex");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}

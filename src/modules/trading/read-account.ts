@@ -1,0 +1,88 @@
+import { requireUser } from "../../core/access.js";
+import { AppError } from "../../core/errors.js";
+import type { Ctx } from "../context.js";
+import type { Quote } from "../market/engine.js";
+import { currentQuotes } from "../market/quotes.js";
+import { demoAccountOf, READ_SCOPES } from "./demo-account.js";
+import { pnlCents } from "./math.js";
+import {
+  type AccountRow,
+  type OrderRow,
+  type PositionRow,
+  type TradeRow,
+  tradingRepository,
+} from "./trading.repository.js";
+import { currentStopOf } from "./triggers.js";
+
+export interface PositionValue {
+  position: PositionRow;
+  quote: Quote | undefined;
+  /** The stop-loss in force now (a trailing stop moves); 0 = none. */
+  stopLossRate: number;
+  /** Close-side price now: the bid for a long, the ask for a short. */
+  closeRate: number;
+  unrealizedPnlCents: number;
+}
+
+export interface Portfolio {
+  account: AccountRow;
+  positions: PositionValue[];
+  investedCents: number;
+  unrealizedPnlCents: number;
+}
+
+/** The caller's demo account with every open position valued at the current close-side price. */
+export async function getPortfolio(ctx: Ctx): Promise<Portfolio> {
+  const actor = requireUser(ctx.actor, READ_SCOPES);
+  const repo = tradingRepository(ctx.db.kysely);
+  const account = await demoAccountOf(ctx, repo, actor);
+  const rows = await repo.openPositionsOf(actor.userId);
+  const quotes = await currentQuotes(ctx, [...new Set(rows.map((r) => r.instrumentId))]);
+  const positions = rows.map((position): PositionValue => {
+    const quote = quotes.get(position.instrumentId);
+    const isBuy = position.isBuy === 1;
+    const closeRate = quote ? (isBuy ? quote.bid : quote.ask) : position.openRate;
+    return {
+      position,
+      quote,
+      stopLossRate: currentStopOf(ctx, position),
+      closeRate,
+      unrealizedPnlCents: pnlCents(isBuy, position.units, position.openRate, closeRate, position.amountCents),
+    };
+  });
+  return {
+    account,
+    positions,
+    investedCents: positions.reduce((s, p) => s + p.position.amountCents, 0),
+    unrealizedPnlCents: positions.reduce((s, p) => s + p.unrealizedPnlCents, 0),
+  };
+}
+
+export interface OrderInfo {
+  order: OrderRow;
+  position: PositionRow | undefined;
+}
+
+/** One of the caller's orders (open or close) with the position it opened or closed. */
+export async function getOrder(ctx: Ctx, orderId: number): Promise<OrderInfo> {
+  const actor = requireUser(ctx.actor, READ_SCOPES);
+  const repo = tradingRepository(ctx.db.kysely);
+  const order = await repo.findOrder(actor.userId, orderId);
+  if (!order) throw new AppError("NotFound", `Order ${orderId} was not found`);
+  const position = order.positionId === null ? undefined : await repo.findPosition(order.positionId);
+  return { order, position };
+}
+
+/** Closed trades (each close, full or partial, is one), newest first, closed on or after `minDate`. */
+export async function getTradeHistory(
+  ctx: Ctx,
+  query: { minDate?: string | undefined; page: number; pageSize: number },
+): Promise<TradeRow[]> {
+  const actor = requireUser(ctx.actor, READ_SCOPES);
+  return tradingRepository(ctx.db.kysely).tradesOf(
+    actor.userId,
+    query.minDate,
+    query.pageSize,
+    (query.page - 1) * query.pageSize,
+  );
+}

@@ -1,0 +1,229 @@
+import { type Insertable, type Selectable, sql } from "kysely";
+import type { Executor } from "../../infra/db/executor.js";
+import type {
+  DemoAccountsTable,
+  DemoOrdersTable,
+  DemoPositionsTable,
+  DemoTradesTable,
+  IdempotencyKeysTable,
+} from "../../infra/db/schema.js";
+
+/** Rows as the use cases see them: money columns are always numbers (PostgreSQL bigint arrives as text). */
+type Money<T, K extends keyof T> = Omit<T, K> & { [P in K]: number };
+
+export type AccountRow = Money<Selectable<DemoAccountsTable>, "cashCents" | "startingCents" | "realizedPnlCents">;
+export type OrderRow = Money<Selectable<DemoOrdersTable>, "amountCents">;
+export type PositionRow = Money<Selectable<DemoPositionsTable>, "amountCents" | "initialAmountCents">;
+export type TradeRow = Money<
+  Selectable<DemoTradesTable>,
+  "investmentCents" | "initialInvestmentCents" | "netProfitCents"
+>;
+export type IdempotencyRow = Selectable<IdempotencyKeysTable>;
+
+const account = (r: Selectable<DemoAccountsTable>): AccountRow => ({
+  ...r,
+  cashCents: Number(r.cashCents),
+  startingCents: Number(r.startingCents),
+  realizedPnlCents: Number(r.realizedPnlCents),
+});
+const order = (r: Selectable<DemoOrdersTable>): OrderRow => ({ ...r, amountCents: Number(r.amountCents) });
+const position = (r: Selectable<DemoPositionsTable>): PositionRow => ({
+  ...r,
+  amountCents: Number(r.amountCents),
+  initialAmountCents: Number(r.initialAmountCents),
+});
+const trade = (r: Selectable<DemoTradesTable>): TradeRow => ({
+  ...r,
+  investmentCents: Number(r.investmentCents),
+  initialInvestmentCents: Number(r.initialInvestmentCents),
+  netProfitCents: Number(r.netProfitCents),
+});
+
+export const tradingRepository = (db: Executor) => ({
+  // --- idempotency ---------------------------------------------------------------------------
+
+  /**
+   * Claims (user, request id) for this call. On PostgreSQL a concurrent claim of the same key
+   * waits here until the first transaction ends; false = someone already holds it.
+   */
+  async claimRequest(row: Insertable<IdempotencyKeysTable>): Promise<boolean> {
+    const inserted = await db
+      .insertInto("idempotencyKeys")
+      .values(row)
+      .onConflict((oc) => oc.columns(["userId", "requestId"]).doNothing())
+      .returning("requestId")
+      .executeTakeFirst();
+    return inserted !== undefined;
+  },
+
+  async findRequest(userId: string, requestId: string): Promise<IdempotencyRow | undefined> {
+    return db
+      .selectFrom("idempotencyKeys")
+      .selectAll()
+      .where("userId", "=", userId)
+      .where("requestId", "=", requestId)
+      .executeTakeFirst();
+  },
+
+  async storeResponse(userId: string, requestId: string, response: string): Promise<void> {
+    await db
+      .updateTable("idempotencyKeys")
+      .set({ response })
+      .where("userId", "=", userId)
+      .where("requestId", "=", requestId)
+      .execute();
+  },
+
+  // --- accounts ------------------------------------------------------------------------------
+
+  async createAccountIfMissing(row: Insertable<DemoAccountsTable>): Promise<void> {
+    await db
+      .insertInto("demoAccounts")
+      .values(row)
+      .onConflict((oc) => oc.column("userId").doNothing())
+      .execute();
+  },
+
+  async findAccount(userId: string): Promise<AccountRow | undefined> {
+    const row = await db.selectFrom("demoAccounts").selectAll().where("userId", "=", userId).executeTakeFirst();
+    return row && account(row);
+  },
+
+  /** Guarded debit: false (and nothing changed) when the cash does not cover it. */
+  async debit(userId: string, cents: number, at: string): Promise<boolean> {
+    const result = await db
+      .updateTable("demoAccounts")
+      .set({ cashCents: sql`cash_cents - ${cents}`, updatedAt: at })
+      .where("userId", "=", userId)
+      .where("cashCents", ">=", cents)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  },
+
+  /** Returns margin plus profit (or minus loss) to cash and books the realised P/L. */
+  async settle(userId: string, returnedCents: number, pnlCents: number, at: string): Promise<void> {
+    await db
+      .updateTable("demoAccounts")
+      .set({
+        cashCents: sql`cash_cents + ${returnedCents}`,
+        realizedPnlCents: sql`realized_pnl_cents + ${pnlCents}`,
+        updatedAt: at,
+      })
+      .where("userId", "=", userId)
+      .execute();
+  },
+
+  // --- orders --------------------------------------------------------------------------------
+
+  async insertOrder(row: Insertable<DemoOrdersTable>): Promise<number> {
+    const inserted = await db.insertInto("demoOrders").values(row).returning("orderId").executeTakeFirstOrThrow();
+    return Number(inserted.orderId);
+  },
+
+  async setOrderPosition(orderId: number, positionId: number): Promise<void> {
+    await db.updateTable("demoOrders").set({ positionId }).where("orderId", "=", orderId).execute();
+  },
+
+  async findOrder(userId: string, orderId: number): Promise<OrderRow | undefined> {
+    const row = await db
+      .selectFrom("demoOrders")
+      .selectAll()
+      .where("userId", "=", userId)
+      .where("orderId", "=", orderId)
+      .executeTakeFirst();
+    return row && order(row);
+  },
+
+  // --- positions -----------------------------------------------------------------------------
+
+  async insertPosition(row: Insertable<DemoPositionsTable>): Promise<number> {
+    const inserted = await db.insertInto("demoPositions").values(row).returning("positionId").executeTakeFirstOrThrow();
+    return Number(inserted.positionId);
+  },
+
+  async findPosition(positionId: number): Promise<PositionRow | undefined> {
+    const row = await db
+      .selectFrom("demoPositions")
+      .selectAll()
+      .where("positionId", "=", positionId)
+      .executeTakeFirst();
+    return row && position(row);
+  },
+
+  async openPositionsOf(userId: string): Promise<PositionRow[]> {
+    const rows = await db
+      .selectFrom("demoPositions")
+      .selectAll()
+      .where("userId", "=", userId)
+      .where("status", "=", "open")
+      .orderBy("positionId")
+      .execute();
+    return rows.map(position);
+  },
+
+  /** Every open position with a stop-loss or take-profit (the trigger index is built from these). */
+  async openPositionsWithTriggers(): Promise<PositionRow[]> {
+    const rows = await db
+      .selectFrom("demoPositions")
+      .selectAll()
+      .where("status", "=", "open")
+      .where((eb) => eb.or([eb("stopLossRate", ">", 0), eb("takeProfitRate", ">", 0)]))
+      .execute();
+    return rows.map(position);
+  },
+
+  /**
+   * The guarded write of every close: it applies only to the version that was read, while the
+   * position is open. false = someone else closed or changed it first.
+   */
+  async reducePosition(
+    positionId: number,
+    version: number,
+    change: { amountCents: number; units: number; closed: boolean; at: string },
+  ): Promise<boolean> {
+    const result = await db
+      .updateTable("demoPositions")
+      .set({
+        amountCents: change.amountCents,
+        units: change.units,
+        status: change.closed ? "closed" : "open",
+        version: version + 1,
+        lastUpdate: change.at,
+      })
+      .where("positionId", "=", positionId)
+      .where("version", "=", version)
+      .where("status", "=", "open")
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  },
+
+  // --- trades (history) ----------------------------------------------------------------------
+
+  async insertTrade(row: Insertable<DemoTradesTable>): Promise<void> {
+    await db.insertInto("demoTrades").values(row).execute();
+  },
+
+  async tradesOf(userId: string, since: string | undefined, limit: number, offset: number): Promise<TradeRow[]> {
+    let q = db.selectFrom("demoTrades").selectAll().where("userId", "=", userId);
+    if (since) q = q.where("closeDateTime", ">=", since);
+    const rows = await q
+      .orderBy("closeDateTime", "desc")
+      .orderBy("tradeId", "desc")
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return rows.map(trade);
+  },
+
+  async tradesOfPosition(positionId: number): Promise<TradeRow[]> {
+    const rows = await db
+      .selectFrom("demoTrades")
+      .selectAll()
+      .where("positionId", "=", positionId)
+      .orderBy("tradeId")
+      .execute();
+    return rows.map(trade);
+  },
+});
+
+export type TradingRepository = ReturnType<typeof tradingRepository>;

@@ -1,0 +1,95 @@
+import type { Deps } from "../context.js";
+import type { MarketEngine, Quote } from "../market/engine.js";
+import { closeByTrigger } from "./close-position.js";
+import type { PositionRow } from "./trading.repository.js";
+import { tradingRepository } from "./trading.repository.js";
+import { type Fired, TriggerIndex, type TriggerSpec } from "./trigger-index.js";
+
+/** One trigger index per market engine (per process); every instance keeps its own and closes are guarded. */
+const indexes = new WeakMap<MarketEngine, TriggerIndex>();
+
+export function triggerIndexOf(deps: Pick<Deps, "market">): TriggerIndex {
+  let index = indexes.get(deps.market);
+  if (!index) {
+    index = new TriggerIndex();
+    indexes.set(deps.market, index);
+  }
+  return index;
+}
+
+const specOf = (p: {
+  positionId: number;
+  instrumentId: number;
+  isBuy: boolean;
+  stopLossRate: number;
+  takeProfitRate: number;
+  isTslEnabled: boolean;
+  tslGap?: number | undefined;
+}): TriggerSpec => ({
+  positionId: p.positionId,
+  instrumentId: p.instrumentId,
+  isBuy: p.isBuy,
+  stopLossRate: p.stopLossRate,
+  takeProfitRate: p.takeProfitRate,
+  isTslEnabled: p.isTslEnabled,
+  // The best price a trailing stop starts from is where the stop sits plus its gap.
+  ...(p.isTslEnabled
+    ? { bestRate: p.isBuy ? p.stopLossRate + (p.tslGap ?? 0) : p.stopLossRate - (p.tslGap ?? 0) }
+    : {}),
+});
+
+/** The stop-loss in force for a position: a trailing stop's current level, else the one set. */
+export function currentStopOf(deps: Pick<Deps, "market">, position: PositionRow): number {
+  return triggerIndexOf(deps).currentStop(position.positionId) ?? position.stopLossRate;
+}
+
+/**
+ * Keeps the index in step with positions (through the events, so it also works with a shared
+ * bus across instances) and checks it on every tick. Fired positions leave the index at once
+ * and are closed at their trigger rate through the same close a client uses.
+ */
+export function registerTradingTriggers(deps: Deps): void {
+  const index = triggerIndexOf(deps);
+  deps.bus.subscribe("PositionOpened", (e) => index.add(specOf(e)));
+  deps.bus.subscribe("PositionClosed", (e) => {
+    if (e.fullyClosed) index.remove(e.positionId);
+  });
+  deps.market.onTick(async (quotes) => {
+    for (const fired of evaluateTick(index, quotes)) {
+      try {
+        await closeByTrigger(deps, fired.positionId, fired.kind, fired.rate);
+      } catch (error) {
+        deps.log.error({ err: error, positionId: fired.positionId }, "trigger close failed");
+      }
+    }
+  });
+}
+
+export function evaluateTick(index: TriggerIndex, quotes: readonly Quote[]): Fired[] {
+  const fired: Fired[] = [];
+  for (const q of quotes) {
+    const hits = index.update(q.instrumentId, q.bid, q.ask);
+    for (const hit of hits) fired.push(hit);
+  }
+  return fired;
+}
+
+/** Rebuilds the index from the store (at start). A trailing stop resumes from its stored level. */
+export async function loadTriggers(deps: Deps): Promise<number> {
+  const index = triggerIndexOf(deps);
+  const rows = await tradingRepository(deps.db.kysely).openPositionsWithTriggers();
+  for (const row of rows) {
+    index.add(
+      specOf({
+        positionId: row.positionId,
+        instrumentId: row.instrumentId,
+        isBuy: row.isBuy === 1,
+        stopLossRate: row.stopLossRate,
+        takeProfitRate: row.takeProfitRate,
+        isTslEnabled: row.isTslEnabled === 1,
+        tslGap: row.tslGap,
+      }),
+    );
+  }
+  return rows.length;
+}

@@ -1,0 +1,234 @@
+import { randomUUID, type webcrypto } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../../src/app.js";
+import { systemActor } from "../../src/core/actor.js";
+import { withActor } from "../../src/modules/context.js";
+import { createUser } from "../../src/modules/identity/create-user.js";
+import { keyStore, rotateSigningKey } from "../../src/modules/oauth/signing-keys.js";
+import { closeDeps, createDeps } from "../../src/runtime.js";
+import { engines, type Harness, startHarness } from "../support/harness.js";
+
+type CryptoKey = webcrypto.CryptoKey;
+const ME = "/api/v1/me";
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+
+describe.each(engines())("bearer verification on %s", (engine) => {
+  let h: Harness;
+  let issuer: string;
+  beforeAll(async () => {
+    h = await startHarness(engine);
+    issuer = (await h.app.inject({ method: "GET", url: "/.well-known/oauth-authorization-server" })).json().issuer;
+  });
+  afterAll(async () => h.close());
+
+  const call = (token: string, url = ME) =>
+    h.app.inject({ method: "GET", url, headers: { authorization: `Bearer ${token}`, "x-request-id": randomUUID() } });
+
+  const expectInvalid = async (token: string) => {
+    const res = await call(token);
+    expect(res.statusCode).toBe(401);
+    expect(res.headers["www-authenticate"]).toBe('Bearer error="invalid_token"');
+    expect(res.json().errorCode).toBe("Unauthorized");
+  };
+
+  /** Signs with the server's own current key, so only the claim under test is wrong. */
+  async function ownKeySigned(claims: Record<string, unknown>, header: Record<string, unknown> = {}) {
+    const key = await keyStore(h.deps).current();
+    const now = Math.floor(Date.now() / 1000);
+    const { user, token } = await h.bearer(["user-info:read"]);
+    const valid = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString());
+    return {
+      user,
+      token: await new SignJWT({ ...valid, iat: now, exp: now + 300, ...claims })
+        .setProtectedHeader({ alg: "ES256", kid: key.kid, typ: "at+jwt", ...header })
+        .sign(key.privateKey),
+    };
+  }
+
+  it("a minted token works, and the same token re-signed by our key is accepted (the control case)", async () => {
+    const { token, user } = await h.bearer(["user-info:read"]);
+    const res = await call(token);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().username).toBe(user.username);
+    const control = await ownKeySigned({});
+    expect((await call(control.token)).statusCode).toBe(200);
+  });
+
+  it("rejects a tampered token (payload changed, signature kept)", async () => {
+    const { token } = await h.bearer(["user-info:read"]);
+    const [header, payload, signature] = token.split(".");
+    const claims = JSON.parse(Buffer.from(payload!, "base64url").toString());
+    await expectInvalid([header, b64({ ...claims, scope: "service-public:real:write" }), signature].join("."));
+    await expectInvalid(`${token.slice(0, -4)}AAAA`);
+  });
+
+  it("rejects an expired token, but tolerates 30 s of clock skew", async () => {
+    await expectInvalid((await h.bearer(["user-info:read"], { expired: true })).token);
+    const now = Math.floor(Date.now() / 1000);
+    expect((await call((await ownKeySigned({ exp: now - 10 })).token)).statusCode).toBe(200);
+    await expectInvalid((await ownKeySigned({ exp: now - 120 })).token);
+  });
+
+  it("rejects a wrong audience, a wrong issuer, and a wrong typ", async () => {
+    await expectInvalid((await ownKeySigned({ aud: "another-api" })).token);
+    await expectInvalid((await ownKeySigned({ iss: "https://evil.example" })).token);
+    await expectInvalid((await ownKeySigned({ iss: issuer }, { typ: "JWT" })).token);
+  });
+
+  it('rejects alg "none" and HS256 signed with the public key', async () => {
+    const { token } = await h.bearer(["user-info:read"]);
+    const payload = token.split(".")[1]!;
+    await expectInvalid(`${b64({ alg: "none", typ: "at+jwt" })}.${payload}.`);
+    const jwk = (await keyStore(h.deps).current()).publicJwk;
+    const hmac = await new SignJWT(JSON.parse(Buffer.from(payload, "base64url").toString()))
+      .setProtectedHeader({ alg: "HS256", kid: jwk.kid!, typ: "at+jwt" })
+      .sign(new TextEncoder().encode(JSON.stringify(jwk)));
+    await expectInvalid(hmac);
+  });
+
+  it("rejects a token signed by a second key set that claims our kid and issuer", async () => {
+    const { privateKey } = await generateKeyPair("ES256");
+    const { token } = await h.bearer(["user-info:read"]);
+    const claims = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString());
+    const kid = (await keyStore(h.deps).current()).kid;
+    await expectInvalid(
+      await new SignJWT(claims).setProtectedHeader({ alg: "ES256", kid, typ: "at+jwt" }).sign(privateKey),
+    );
+  });
+
+  it("a bearer token and a key pair together are 401; a missing scope is 403", async () => {
+    const pair = await h.user(["user-info:read"]);
+    const { token } = await h.bearer(["user-info:read"]);
+    const both = await h.app.inject({
+      method: "GET",
+      url: ME,
+      headers: { ...pair.headers, authorization: `Bearer ${token}` },
+    });
+    expect(both.statusCode).toBe(401);
+    const noScope = await call((await h.bearer(["feed:read"])).token, "/api/v1/notifications/messages");
+    expect(noScope.statusCode).toBe(403);
+    expect(noScope.json().errorCode).toBe("InsufficientPermissions");
+  });
+
+  it("signing keys persist across a restart, and rotation keeps earlier tokens valid", async () => {
+    const { token } = await h.bearer(["user-info:read"]);
+    const kidBefore = (await keyStore(h.deps).current()).kid;
+    // a second process on the same store: new deps, new app, no shared memory
+    const deps2 = await createDeps(h.config);
+    const app2 = await buildApp(h.config, deps2);
+    try {
+      const res = await app2.inject({ method: "GET", url: ME, headers: { authorization: `Bearer ${token}` } });
+      expect(res.statusCode).toBe(200);
+      expect((await keyStore(deps2).current()).kid).toBe(kidBefore);
+
+      const rotated = await rotateSigningKey(withActor(deps2, systemActor("test")));
+      expect(rotated.kid).not.toBe(kidBefore);
+      const jwks = (await app2.inject({ method: "GET", url: "/oauth/jwks" })).json();
+      expect(jwks.keys.map((k: JWK) => k.kid)).toEqual(expect.arrayContaining([kidBefore, rotated.kid]));
+      // the old token still verifies during the grace period; new tokens use the new key
+      expect(
+        (await app2.inject({ method: "GET", url: ME, headers: { authorization: `Bearer ${token}` } })).statusCode,
+      ).toBe(200);
+      keyStore(h.deps).invalidate();
+      const fresh = (await h.bearer(["user-info:read"])).token;
+      expect(JSON.parse(Buffer.from(fresh.split(".")[0]!, "base64url").toString()).kid).toBe(rotated.kid);
+
+      // a suspected leak: drop the previous keys, their tokens die at once
+      await rotateSigningKey(withActor(deps2, systemActor("test")), { dropPrevious: true });
+      expect(
+        (await app2.inject({ method: "GET", url: ME, headers: { authorization: `Bearer ${token}` } })).statusCode,
+      ).toBe(401);
+    } finally {
+      await app2.close();
+      await closeDeps(deps2);
+      keyStore(h.deps).invalidate();
+    }
+  });
+});
+
+describe.each(engines())("an external issuer trusted by its JWKS URL on %s", (engine) => {
+  let h: Harness;
+  let jwksServer: Server;
+  let external: { privateKey: CryptoKey; jwk: JWK };
+  let other: { privateKey: CryptoKey };
+  const EXTERNAL_ISSUER = "https://idp.example";
+
+  beforeAll(async () => {
+    const pair = await generateKeyPair("RS256", { extractable: true });
+    external = {
+      privateKey: pair.privateKey,
+      jwk: { ...(await exportJWK(pair.publicKey)), kid: "idp-1", alg: "RS256" },
+    };
+    other = { privateKey: (await generateKeyPair("RS256")).privateKey };
+    jwksServer = createServer((_req, res) => {
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify({ keys: [external.jwk] }));
+    });
+    await new Promise<void>((resolve) => jwksServer.listen(0, "127.0.0.1", resolve));
+    const port = (jwksServer.address() as AddressInfo).port;
+    h = await startHarness(engine, {
+      env: { OAUTH_JWKS_URL: `http://127.0.0.1:${port}/jwks.json`, OAUTH_EXTERNAL_ISSUER: EXTERNAL_ISSUER },
+    });
+  });
+  afterAll(async () => {
+    await h.close();
+    await new Promise((resolve) => jwksServer.close(resolve));
+  });
+
+  const sign = (key: CryptoKey, claims: Record<string, unknown>, kid = "idp-1") => {
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT({
+      iss: EXTERNAL_ISSUER,
+      aud: "social-trading-api",
+      iat: now,
+      exp: now + 300,
+      scope: "service-public:user-info:read",
+      ...claims,
+    })
+      .setProtectedHeader({ alg: "RS256", kid })
+      .sign(key);
+  };
+
+  const call = (token: string) =>
+    h.app.inject({
+      method: "GET",
+      url: ME,
+      headers: { authorization: `Bearer ${token}`, "x-request-id": randomUUID() },
+    });
+
+  it("accepts its tokens for a local user (sub = id, gcid or username) with their scopes", async () => {
+    const user = await createUser(withActor(h.deps, systemActor("test")), { username: `ext_${Date.now()}` });
+    for (const sub of [user.id, String(user.gcid), user.username]) {
+      const res = await call(await sign(external.privateKey, { sub }));
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ username: user.username, scopes: ["service-public:user-info:read"] });
+    }
+  });
+
+  it("rejects a second key set, an unknown user, a wrong audience, and our issuer name on its key", async () => {
+    const user = await createUser(withActor(h.deps, systemActor("test")), { username: `ext2_${Date.now()}` });
+    for (const token of [
+      await sign(other.privateKey, { sub: user.id }),
+      await sign(other.privateKey, { sub: user.id }, "other-kid"),
+      await sign(external.privateKey, { sub: "nobody-here" }),
+      await sign(external.privateKey, { sub: user.id, aud: "someone-else" }),
+    ]) {
+      const res = await call(token);
+      expect(res.statusCode).toBe(401);
+      expect(res.headers["www-authenticate"]).toBe('Bearer error="invalid_token"');
+    }
+    const asUs = await new SignJWT({ sub: user.id, scope: "user-info:read", sid: "x", gcid: user.gcid })
+      .setProtectedHeader({ alg: "RS256", kid: "idp-1", typ: "at+jwt" })
+      .setIssuer((await h.app.inject({ method: "GET", url: "/.well-known/oauth-authorization-server" })).json().issuer)
+      .setAudience("social-trading-api")
+      .setIssuedAt()
+      .setExpirationTime("5m")
+      .sign(external.privateKey);
+    expect((await call(asUs)).statusCode).toBe(401);
+    // the built-in issuer keeps working beside it
+    expect((await call((await h.bearer(["user-info:read"])).token)).statusCode).toBe(200);
+  });
+});
