@@ -4,7 +4,7 @@ import Fastify, { type FastifyBaseLogger } from "fastify";
 import type { Config } from "./config.js";
 import { ERROR_STATUS } from "./core/errors.js";
 import type { App } from "./http/app-type.js";
-import { registerAuth } from "./http/auth.js";
+import { registerAuth, registerScopeCheck } from "./http/auth.js";
 import { clientErrorHandler, registerErrorHandling } from "./http/errors.js";
 import { registerOpenApi } from "./http/openapi.js";
 import { registerRateLimit, trustProxyOption } from "./http/rate-limit.js";
@@ -70,8 +70,10 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
     keyPair: createKeyPairAuthenticator(deps),
     bearer: bearerAuthenticator(app, deps),
   });
-  // After auth (the caller is known) and before any route, so every route gets the limiter.
+  // After auth (the caller is known) and before the scope check and any route, so every answer
+  // to a known caller (403 included) is counted and carries the RateLimit headers.
   await registerRateLimit(app, config, deps.log, deps.clock);
+  registerScopeCheck(app);
   await registerOpenApi(app, config.scopePrefix);
 
   registerHealthRoutes(app, deps);

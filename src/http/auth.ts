@@ -21,8 +21,10 @@ const single = (value: string | string[] | undefined): string | undefined => (Ar
 export const INVALID_TOKEN_CHALLENGE = 'Bearer error="invalid_token"';
 
 /**
- * Authentication and the scope check for every route that declares `config.access`.
- * Runs in onRequest, so a bad credential is refused before the body is even read.
+ * Authentication for every route that declares `config.access`: sets `request.actor` or refuses
+ * with 401. Runs in onRequest, so a bad credential is refused before the body is even read.
+ * The scope check is a separate hook (registerScopeCheck), registered after the rate limiter so
+ * that a 403 is counted and carries the RateLimit headers like any other answer to a known caller.
  */
 export function registerAuth(app: FastifyInstance, authenticators: Authenticators): void {
   app.decorateRequest("actor", null as never);
@@ -36,10 +38,18 @@ export function registerAuth(app: FastifyInstance, authenticators: Authenticator
         "Authentication required: send a bearer token or the x-api-key / x-user-key pair",
       );
     }
-    if (actor.kind === "user" && !hasAnyScope(actor.scopes, access.scopes)) {
+    request.actor = actor;
+  });
+}
+
+/** 403 InsufficientPermissions when a user's credential holds none of the route's scopes (any-of). */
+export function registerScopeCheck(app: FastifyInstance): void {
+  app.addHook("onRequest", async (request) => {
+    const access = request.routeOptions.config.access;
+    const actor = request.actor;
+    if (access && actor?.kind === "user" && !hasAnyScope(actor.scopes, access.scopes)) {
       throw new AppError("InsufficientPermissions", "The credential lacks every scope this operation accepts");
     }
-    request.actor = actor;
   });
 }
 

@@ -75,8 +75,22 @@ describe.each(inject("services").redis ? ["redis"] : [])("the %s event bus acros
     }
   });
 
-  it("fails fast and clearly when Redis cannot be reached at start", async () => {
-    await expect(RedisEventBus.connect("redis://127.0.0.1:1", log)).rejects.toThrow();
+  it("without Redis it still starts, and publishing still runs the local subscribers", async () => {
+    const lonely = await RedisEventBus.connect("redis://127.0.0.1:1", log);
+    try {
+      const seen: DomainEvent[] = [];
+      lonely.subscribe("KeyPairRevoked", (e) => {
+        seen.push(e);
+      });
+      lonely.subscribeEverywhere("KeyPairRevoked", (e) => {
+        seen.push(e);
+      });
+      const event = revoked();
+      await lonely.publish([event]);
+      expect(seen).toEqual([event, event]);
+    } finally {
+      await lonely.close();
+    }
   });
 });
 

@@ -15,7 +15,7 @@ describe.each(suites)("the /docs page in %s", () => {
   });
   afterAll(async () => h.close());
 
-  it("lets a user authorize with a key pair and try GET /api/v1/me", async () => {
+  it("lets a user authorize with a key pair and try GET /api/v1/me", { timeout: 90_000 }, async () => {
     const u = await h.user(["notifications:read"], { username: "docs_reader" });
     const { browser, close } = await launchBrowser();
     try {

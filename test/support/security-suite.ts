@@ -78,7 +78,10 @@ export function securitySuite(harness: () => Harness, op: SecuredOperation): voi
   if (op.scopes.length > 0) {
     it(`${op.method} ${op.url}: 403 InsufficientPermissions without an accepted scope`, async () => {
       const u = await harness().user(["user-info:read"]);
-      expectError(await call(fresh(u.headers)), 403, "InsufficientPermissions");
+      const res = await call(fresh(u.headers));
+      expectError(res, 403, "InsufficientPermissions");
+      // A known caller's 403 is counted like any other answer and says so.
+      if (harness().config.rateLimits.enabled) expect(res.headers["ratelimit-limit"]).toBeDefined();
     });
   }
 

@@ -16,22 +16,38 @@ interface Envelope {
  * are also published on a Redis channel, where every other instance runs its `everywhere`
  * subscribers. Delivery to other instances is best effort (Redis pub/sub): what must not be
  * lost is written in the database by the publishing instance, never carried only by the bus.
+ * Redis being down never stops the server: it starts and serves anyway (local subscribers keep
+ * running), logs one warning per outage, and resubscribes by itself when Redis returns.
  */
 export class RedisEventBus extends MemoryEventBus {
   private readonly instance = randomUUID();
   private readonly publisher: Redis;
   private readonly subscriber: Redis;
+  private healthy = true;
 
   private constructor(
     url: string,
     private readonly log: Logger,
   ) {
     super((error, event) => log.error({ err: error, event: event.type }, "event handler failed"));
-    const options = { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false } as const;
-    this.publisher = new Redis(url, options);
-    this.subscriber = new Redis(url, { lazyConnect: true });
+    const retryStrategy = (attempt: number) => Math.min(attempt * 200, 2000);
+    this.publisher = new Redis(url, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      retryStrategy,
+    });
+    this.subscriber = new Redis(url, { lazyConnect: true, retryStrategy });
     for (const client of [this.publisher, this.subscriber]) {
-      client.on("error", (error) => log.warn({ err: error }, "event bus: Redis unavailable"));
+      client.on("error", (error) => {
+        if (this.healthy)
+          log.warn({ err: error }, "event bus: Redis unavailable; other instances miss events until it returns");
+        this.healthy = false;
+      });
+      client.on("ready", () => {
+        if (!this.healthy) log.info("event bus: Redis reachable again");
+        this.healthy = true;
+      });
     }
     this.subscriber.on("message", (_channel: string, message: string) => {
       void this.receive(message);
@@ -40,9 +56,10 @@ export class RedisEventBus extends MemoryEventBus {
 
   static async connect(url: string, log: Logger): Promise<RedisEventBus> {
     const bus = new RedisEventBus(url, log);
-    await bus.publisher.connect();
-    await bus.subscriber.connect();
-    await bus.subscriber.subscribe(EVENTS_CHANNEL);
+    // Not awaited to success: a Redis that is down now is retried in the background, and the
+    // subscription is remade on every reconnect (ioredis autoResubscribe).
+    await Promise.allSettled([bus.publisher.connect(), bus.subscriber.connect()]);
+    bus.subscriber.subscribe(EVENTS_CHANNEL).catch(() => {});
     return bus;
   }
 
