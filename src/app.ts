@@ -46,6 +46,15 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
 
   // JSON only: without the built-in text/plain parser every other content type gets 415.
   app.removeContentTypeParser("text/plain");
+  // Many clients send `content-type: application/json` on body-less POST/PUT operations (upstream
+  // has several): an empty body is "no body" (a route that needs one answers 422), not a 400.
+  const json = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    const text = typeof body === "string" ? body : body.toString("utf8");
+    if (text.trim() === "") return done(null, undefined);
+    return json(request, text, done);
+  });
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });

@@ -16,6 +16,15 @@ export interface KeyPairRevoked {
   readonly occurredAt: string;
 }
 
+/** An OAuth grant (one consent's refresh and access tokens) was revoked; bearer caches drop it. */
+export interface OAuthGrantRevoked {
+  readonly type: "OAuthGrantRevoked";
+  readonly grantId: string;
+  readonly userId: string;
+  readonly reason: string;
+  readonly occurredAt: string;
+}
+
 /** Social events (src/modules/social); `actor*` is who acted, the other user is who is told. */
 export interface UserMentioned {
   readonly type: "UserMentioned";
@@ -108,7 +117,7 @@ export interface PositionClosed {
 
 export type TradingEvent = PositionOpened | PositionClosed;
 
-export type DomainEvent = UserRegistered | KeyPairRevoked | SocialEvent | TradingEvent;
+export type DomainEvent = UserRegistered | KeyPairRevoked | OAuthGrantRevoked | SocialEvent | TradingEvent;
 export type DomainEventType = DomainEvent["type"];
 export type EventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
 

@@ -71,6 +71,21 @@ describe.each(engines())("cross-cutting HTTP behaviour on %s", (engine) => {
     expect(huge.json().errorCode).toBe("PayloadTooLarge");
   });
 
+  it("treats an empty JSON body as no body, and refuses prototype poisoning", async () => {
+    const u = await h.user(["notifications:write"]);
+    const patch = (payload: string) =>
+      h.app.inject({
+        method: "PATCH",
+        url: NOTIFICATIONS,
+        headers: { ...u.headers, "x-request-id": rid(), "content-type": "application/json" },
+        payload,
+      });
+    expect((await patch("")).statusCode).toBe(204);
+    const poisoned = await patch('{"__proto__":{"admin":true}}');
+    expect(poisoned.statusCode).toBe(400);
+    expect(poisoned.json().errorCode).toBe("BadRequest");
+  });
+
   it("checks credentials before reading the body: 401 beats 415", async () => {
     const res = await h.app.inject({
       method: "PATCH",
@@ -142,7 +157,11 @@ describe("CORS", () => {
       expect(preflight.headers["access-control-allow-origin"]).toBe("*");
       expect(String(preflight.headers["access-control-allow-headers"])).toContain("x-user-key");
       const u = await h.user([]);
-      const res = await h.app.inject({ method: "GET", url: "/api/v1/me", headers: { ...u.headers, origin: "https://app.example.com" } });
+      const res = await h.app.inject({
+        method: "GET",
+        url: "/api/v1/me",
+        headers: { ...u.headers, origin: "https://app.example.com" },
+      });
       expect(res.statusCode).toBe(200);
       expect(String(res.headers["access-control-expose-headers"])).toContain("x-request-id");
     } finally {
@@ -153,9 +172,17 @@ describe("CORS", () => {
   it("can be limited to listed origins", async () => {
     const h = await startHarness("sqlite", { env: { CORS_ORIGINS: "https://app.example.com" } });
     try {
-      const other = await h.app.inject({ method: "GET", url: "/health", headers: { origin: "https://evil.example.net" } });
+      const other = await h.app.inject({
+        method: "GET",
+        url: "/health",
+        headers: { origin: "https://evil.example.net" },
+      });
       expect(other.headers["access-control-allow-origin"]).toBeUndefined();
-      const listed = await h.app.inject({ method: "GET", url: "/health", headers: { origin: "https://app.example.com" } });
+      const listed = await h.app.inject({
+        method: "GET",
+        url: "/health",
+        headers: { origin: "https://app.example.com" },
+      });
       expect(listed.headers["access-control-allow-origin"]).toBe("https://app.example.com");
     } finally {
       await h.close();

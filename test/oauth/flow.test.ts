@@ -330,6 +330,15 @@ describe.each(engines())("OAuth authorization code flow on %s", (engine) => {
     expect(both.json().error).toBe("invalid_request");
   });
 
+  it("a public client may send Basic with an empty secret (as Swagger UI does)", async () => {
+    const { c, verifier, code } = await codeFor();
+    const res = await token(
+      { grant_type: "authorization_code", code, redirect_uri: REDIRECT, code_verifier: verifier },
+      basic(c.clientId, ""),
+    );
+    expect(res.statusCode).toBe(200);
+  });
+
   it("token endpoint errors are OAuth style: unsupported grant, missing parameter, JSON body, unknown client", async () => {
     const c = await client(h, { isPublic: true });
     const grant = await token({ grant_type: "password", client_id: c.clientId });

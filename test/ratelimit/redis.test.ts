@@ -3,6 +3,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type App, buildApp } from "../../src/app.js";
 import type { Config } from "../../src/config.js";
+import { RedisRateLimitStore } from "../../src/infra/ratelimit/redis.js";
 import { type Harness, type Headers, rid, startHarness } from "../support/harness.js";
 import { REDIS_TEST_URL } from "../support/services.js";
 import { freePort, TestRedisServer } from "./redis-server.js";
@@ -106,23 +107,27 @@ describe.each(inject("services").redis ? [REDIS_TEST_URL] : [])("rate limits sha
   });
 });
 
-describe("with REDIS_URL pointing at nothing", () => {
-  it("the server starts and answers, limiting per instance, and says so once", async () => {
+const OUTAGE = "redis unreachable; limiting per instance";
+const RECOVERED = "redis reachable again; shared limits resumed";
+const caller = (n: number) => `u:outage-test-${n}`;
+const defaultPool = (max: number) => [{ pool: "default", max, windowMs: 60_000 }];
+
+describe("the Redis store with nothing listening at its URL", () => {
+  it("counts per instance from the start and says so once", async () => {
     const captured = capturedLog();
-    const h = await startHarness("sqlite", {
-      env: { REDIS_URL: `redis://127.0.0.1:${await freePort()}`, RATE_LIMIT_DEFAULT: "2/60s" },
+    const store = await RedisRateLimitStore.connect({
+      url: `redis://127.0.0.1:${await freePort()}`,
       log: captured.log,
+      connectTimeoutMs: 500,
     });
     try {
-      const u = await h.user(["user-info:read"]);
-      expect((await call(h.app, u.headers)).headers["ratelimit-remaining"]).toBe("1");
-      expect((await call(h.app, u.headers)).statusCode).toBe(200);
-      const refused = await call(h.app, u.headers);
-      expect(refused.statusCode).toBe(429);
-      expect(refused.headers["retry-after"]).toBe("60");
-      expect(captured.lines.filter((l) => l.msg.includes("redis unreachable"))).toHaveLength(1);
+      expect(store.isDegraded).toBe(true);
+      const counts = [];
+      for (let i = 0; i < 3; i++) counts.push((await store.consume(caller(0), defaultPool(2))).admitted);
+      expect(counts).toEqual([true, true, false]);
+      expect(captured.lines.filter((l) => l.msg.includes(OUTAGE))).toHaveLength(1);
     } finally {
-      await h.close();
+      await store.close();
     }
   });
 });
@@ -135,9 +140,10 @@ describe.each(inject("services").redis ? ["a private redis-server"] : [])(
     let h: Harness;
     let b: App;
     const captured = capturedLog();
+    const outageLines = () => captured.lines.filter((l) => l.msg.includes(OUTAGE)).length;
     beforeAll(async () => {
       server = new TestRedisServer(await freePort());
-      // Redis is not running yet: the instances must start anyway.
+      await server.start();
       h = await startHarness("sqlite", {
         env: { REDIS_URL: server.url, RATE_LIMIT_DEFAULT: "5/60s" },
         log: captured.log,
@@ -145,47 +151,57 @@ describe.each(inject("services").redis ? ["a private redis-server"] : [])(
       b = await secondInstance(h);
     });
     afterAll(async () => {
-      await b.close();
-      await h.close();
+      await b?.close();
+      await h?.close();
       await server.stop();
     });
 
-    it("serves while Redis is down, shares once it is up, and again after a restart", async () => {
+    it("Redis stopped and restarted mid-test: answers throughout, per instance while down, shared again after", async () => {
+      expect(await sharedAgain()).toBe(true);
       const u = await h.user(["user-info:read"]);
-      // Down at start: each instance limits on its own (5 each), still answering with headers.
+
+      await server.stop();
+      // Each instance keeps answering and enforcing the quota with its own counters (5 each).
       for (const app of [h.app, b]) {
         for (let i = 1; i <= 5; i++) {
           const res = await call(app, u.headers);
           expect(res.statusCode).toBe(200);
+          expect(res.headers["ratelimit-limit"]).toBe("5");
           expect(res.headers["ratelimit-remaining"]).toBe(String(5 - i));
         }
-        expect((await call(app, u.headers)).statusCode).toBe(429);
-      }
-      expect(captured.said("redis unreachable; limiting per instance")).toBe(true);
-
-      // Redis comes up: both instances go back to the one shared budget by themselves.
-      await server.start();
-      await until(sharedAgain);
-      expect(captured.said("redis reachable again; shared limits resumed")).toBe(true);
-
-      // Redis stops mid-test: requests keep being answered, limited per instance.
-      const warningsBefore = captured.lines.filter((l) => l.level === 40).length;
-      await server.stop();
-      const v = await h.user(["user-info:read"]);
-      for (const app of [h.app, b]) {
-        const during = await call(app, v.headers);
-        expect(during.statusCode).toBe(200);
-        expect(during.headers["ratelimit-limit"]).toBe("5");
-        // Each instance counts alone while Redis is away.
-        expect(during.headers["ratelimit-remaining"]).toBe("4");
+        const refused = await call(app, u.headers);
+        expect(refused.statusCode).toBe(429);
+        expect(refused.headers["retry-after"]).toBe("60");
       }
       // One line per instance for the outage, not one per request.
-      for (let i = 0; i < 5; i++) await call(h.app, v.headers);
-      expect(captured.lines.filter((l) => l.level === 40).length).toBe(warningsBefore + 2);
+      expect(outageLines()).toBe(2);
 
-      // Restarted (empty, as Redis without persistence): shared again, no restart of the app.
+      // Restarted (empty, as Redis without persistence): shared again without restarting the app.
       await server.start();
       await until(sharedAgain);
+      expect(captured.said(RECOVERED)).toBe(true);
+    });
+
+    it("a store that starts while Redis is down recovers when it comes up", async () => {
+      const port = await freePort();
+      const late = new TestRedisServer(port);
+      const log = capturedLog();
+      const store = await RedisRateLimitStore.connect({ url: late.url, log: log.log, connectTimeoutMs: 500 });
+      try {
+        expect((await store.consume(caller(1), defaultPool(5))).admitted).toBe(true);
+        expect(store.isDegraded).toBe(true);
+        await late.start();
+        await until(async () => {
+          await store.consume(caller(2), defaultPool(5));
+          return !store.isDegraded;
+        });
+        expect(log.said(RECOVERED)).toBe(true);
+        // Now counted in Redis: a fresh caller starts at 1.
+        expect((await store.consume(caller(3), defaultPool(5))).states[0]!.count).toBe(1);
+      } finally {
+        await store.close();
+        await late.stop();
+      }
     });
 
     it("a hung Redis delays one request per second by the command timeout, not every request", async () => {

@@ -72,7 +72,14 @@ describe.each(engines())("social feeds on %s", (engine) => {
     }
     expect(offsets).toEqual([0, 3, 6]);
     expect(seen).toEqual([...made].reverse());
-    for (const q of ["take=1", "take=100", "offset=0", "reactionsPageSize=1", "reactionsPageSize=50", "badgesExperimentIsEnabled=true"]) {
+    for (const q of [
+      "take=1",
+      "take=100",
+      "offset=0",
+      "reactionsPageSize=1",
+      "reactionsPageSize=50",
+      "badgesExperimentIsEnabled=true",
+    ]) {
       expect((await c.call(alice, "GET", `/api/v1/feeds/users/${u.user.gcid}?${q}`)).statusCode).toBe(200);
     }
     const alias = await c.ok(alice, "GET", `/api/v1/feeds/user/${u.user.username}?take=5&requesterUserId=whatever`);
@@ -84,7 +91,13 @@ describe.each(engines())("social feeds on %s", (engine) => {
     const tagged = await c.post(bob, {
       message: "BTC breaking out",
       tags: { tags: [{ id: String(BTC) }] },
-      attachments: [{ url: "https://example.com/x.png", mediaType: "Image", media: { image: { width: 1, height: 2, url: "https://example.com/x.png" } } }],
+      attachments: [
+        {
+          url: "https://example.com/x.png",
+          mediaType: "Image",
+          media: { image: { width: 1, height: 2, url: "https://example.com/x.png" } },
+        },
+      ],
     });
     const untagged = await c.post(bob, { message: "no tag" });
     const page = await c.ok(alice, "GET", `/api/v1/feeds/instrument/${BTC}`);
@@ -92,7 +105,11 @@ describe.each(engines())("social feeds on %s", (engine) => {
     expect(ids(page)).toContain(tagged.id);
     expect(ids(page)).not.toContain(untagged.id);
     const d = page.discussions.find((x: { id: string }) => x.id === tagged.id);
-    expect(d.post.attachments[0]).toMatchObject({ type: "image", thumbnailUrl: "https://example.com/x.png", metadata: { width: 1, height: 2, duration: 0 } });
+    expect(d.post.attachments[0]).toMatchObject({
+      type: "image",
+      thumbnailUrl: "https://example.com/x.png",
+      metadata: { width: 1, height: 2, duration: 0 },
+    });
     const markets = await c.ok(alice, "GET", `/api/v1/feeds/markets/${BTC}`);
     expectSchema(FeedPage, markets);
     expect(markets.discussions.find((x: { id: string }) => x.id === tagged.id).post.attachments[0]).toMatchObject({
@@ -121,7 +138,13 @@ describe.each(engines())("social feeds on %s", (engine) => {
       expect(ids(page), url).not.toContain(deleted.id);
       expect(ids(page), url).not.toContain(spam.id);
     }
-    for (const url of [`/api/v1/feeds/users/${u.user.gcid}`, `/api/v1/feeds/users/${u.user.gcid}/pinned`, "/api/v1/feeds/saved", "/api/v1/feeds/following", `/api/v1/feeds/markets/${AAPL}`]) {
+    for (const url of [
+      `/api/v1/feeds/users/${u.user.gcid}`,
+      `/api/v1/feeds/users/${u.user.gcid}/pinned`,
+      "/api/v1/feeds/saved",
+      "/api/v1/feeds/following",
+      `/api/v1/feeds/markets/${AAPL}`,
+    ]) {
       expect(ids(await c.ok(alice, "GET", url)), url).toContain(kept.id);
     }
     const tombstone = await c.ok(alice, "GET", `/api/v1/posts/${deleted.id}`);
@@ -135,7 +158,12 @@ describe.each(engines())("social feeds on %s", (engine) => {
     await h.deps.db.kysely.updateTable("users").set({ isPrivate: 1 }).where("id", "=", shy.user.id).execute();
     const secret = await c.post(shy, { message: "private thoughts", tags: { tags: [{ id: String(AAPL) }] } });
     await c.ok(alice, "POST", `/api/v1/users/${shy.user.gcid}/follows`, undefined, 204);
-    for (const url of [`/api/v1/feeds/users/${shy.user.gcid}`, "/api/v1/feeds/news", "/api/v1/feeds/following", `/api/v1/feeds/markets/${AAPL}`]) {
+    for (const url of [
+      `/api/v1/feeds/users/${shy.user.gcid}`,
+      "/api/v1/feeds/news",
+      "/api/v1/feeds/following",
+      `/api/v1/feeds/markets/${AAPL}`,
+    ]) {
       expect(ids(await c.ok(alice, "GET", url)), url).not.toContain(secret.id);
     }
     expect((await c.call(alice, "GET", `/api/v1/posts/${secret.id}`)).statusCode).toBe(404);
@@ -178,7 +206,9 @@ describe.each(engines())("social feeds on %s", (engine) => {
     await c.ok(u2, "POST", `/api/v1/posts/${p3.id}/saves`, undefined, 204);
     const page = await c.ok(u1, "GET", "/api/v1/feeds/saved");
     expect(ids(page)).toEqual([p1.id, p2.id]);
-    expect(page.discussions.every((d: { requesterContext: { isSaved: boolean } }) => d.requesterContext.isSaved)).toBe(true);
+    expect(page.discussions.every((d: { requesterContext: { isSaved: boolean } }) => d.requesterContext.isSaved)).toBe(
+      true,
+    );
     expect(ids(await c.ok(u2, "GET", "/api/v1/feeds/saved"))).toEqual([p3.id]);
     await c.ok(u1, "DELETE", `/api/v1/posts/${p2.id}/saves`, undefined, 204);
     expect(ids(await c.ok(u1, "GET", "/api/v1/feeds/saved"))).toEqual([p1.id]);
@@ -202,7 +232,11 @@ describe.each(engines())("social feeds on %s", (engine) => {
       sourceId: String(star.user.gcid),
       owner: star.user.username,
     });
-    expect((byId.get(t1.id) as { reason: unknown }).reason).toEqual({ type: "instrument-trending", sourceId: String(AAPL), owner: "AAPL" });
+    expect((byId.get(t1.id) as { reason: unknown }).reason).toEqual({
+      type: "instrument-trending",
+      sourceId: String(AAPL),
+      owner: "AAPL",
+    });
     expect(byId.has(quiet.id)).toBe(false);
     expect(forYou.metadata.streamType).toBe("ForYou");
 
@@ -220,12 +254,20 @@ describe.each(engines())("social feeds on %s", (engine) => {
     const author = await h.user(RW);
     const fans = await Promise.all([1, 2, 3].map(() => h.user(RW)));
     for (let i = 0; i < 20; i++) {
-      const p = i % 4 === 0 ? await c.poll(author) : await c.post(author, { message: `p${i}`, tags: { tags: [{ id: String(AAPL) }] }, mentions: { mentions: [{ id: String(bob.user.gcid) }] } });
+      const p =
+        i % 4 === 0
+          ? await c.poll(author)
+          : await c.post(author, {
+              message: `p${i}`,
+              tags: { tags: [{ id: String(AAPL) }] },
+              mentions: { mentions: [{ id: String(bob.user.gcid) }] },
+            });
       for (const f of fans) {
         await c.ok(f, "POST", `/api/v1/posts/${p.id}/likes`, undefined, 204);
         await c.ok(f, "POST", `/api/v1/posts/${p.id}/comments`, { message: `nice @${bob.user.username}` }, 201);
       }
-      if (i % 5 === 0) await c.ok(fans[0]!, "POST", "/api/v1/posts/shares", { message: "", sharedOriginDiscussion: p.id }, 201);
+      if (i % 5 === 0)
+        await c.ok(fans[0]!, "POST", "/api/v1/posts/shares", { message: "", sharedOriginDiscussion: p.id }, 201);
     }
     let queries = 0;
     const counting: KyselyPlugin = {
@@ -238,7 +280,11 @@ describe.each(engines())("social feeds on %s", (engine) => {
     const deps: Deps = { ...h.deps, db: { ...h.deps.db, kysely: h.deps.db.kysely.withPlugin(counting) } };
     const read = async (take: number) => {
       queries = 0;
-      const page = await readFeed(withActor(deps, { ...(await userActor(alice)) }), { feed: "user", userId: String(author.user.gcid), alias: false }, { take, offset: 0, reactionsPageSize: 10 });
+      const page = await readFeed(
+        withActor(deps, { ...(await userActor(alice)) }),
+        { feed: "user", userId: String(author.user.gcid), alias: false },
+        { take, offset: 0, reactionsPageSize: 10 },
+      );
       return { n: page.discussions.length, queries };
     };
     // Both pages hold discussions, polls, shares, tags, mentions, comments and likes.

@@ -42,5 +42,7 @@ export function client(h: () => Harness) {
 
 export interface PollPost {
   id: string;
-  metadata: { poll: { id: number; options: { id: number; index: number; votesCount: number; isUserVoted: boolean }[] } };
+  metadata: {
+    poll: { id: number; options: { id: number; index: number; votesCount: number; isUserVoted: boolean }[] };
+  };
 }

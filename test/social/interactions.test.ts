@@ -90,7 +90,10 @@ describe.each(engines())("social interactions on %s", (engine) => {
 
   it("a poll stays immutable: editing the post changes its text only", async () => {
     const poll = await c.poll(alice, ["A", "B", "C"]);
-    const edited = await c.ok(alice, "PUT", `/api/v1/posts/${poll.id}`, { message: "new text", poll: { title: "changed" } });
+    const edited = await c.ok(alice, "PUT", `/api/v1/posts/${poll.id}`, {
+      message: "new text",
+      poll: { title: "changed" },
+    });
     expect(edited.metadata.poll.title).toBe("Direction");
     expect(edited.metadata.poll.options.map((o: { text: string }) => o.text)).toEqual(["A", "B", "C"]);
   });
@@ -98,11 +101,18 @@ describe.each(engines())("social interactions on %s", (engine) => {
   it("comments and replies: create, list with paging, edit, like, delete; counts follow", async () => {
     const post = await c.post(alice, { message: "discuss" });
     const made = [];
-    for (let i = 0; i < 5; i++) made.push(await c.ok(bob, "POST", `/api/v1/posts/${post.id}/comments`, { message: `c${i}` }, 201));
+    for (let i = 0; i < 5; i++)
+      made.push(await c.ok(bob, "POST", `/api/v1/posts/${post.id}/comments`, { message: `c${i}` }, 201));
     expectSchema(CommentItem, made[0]);
     expect(made[0].entity.parent).toEqual({ id: post.id, obsoleteId: post.obsoleteId, type: "Post" });
     const first = made[0].entity.id;
-    const reply = await c.ok(alice, "POST", `/api/v1/posts/${post.id}/comments/${first}/replies`, { message: "r1" }, 201);
+    const reply = await c.ok(
+      alice,
+      "POST",
+      `/api/v1/posts/${post.id}/comments/${first}/replies`,
+      { message: "r1" },
+      201,
+    );
     expect(reply.entity.parent).toEqual({ id: first, obsoleteId: made[0].entity.obsoleteId, type: "Comment" });
 
     const texts: string[] = [];
@@ -120,15 +130,34 @@ describe.each(engines())("social interactions on %s", (engine) => {
     const replies = await c.ok(alice, "GET", `/api/v1/posts/${post.id}/comments/${first}/replies`);
     expect(replies.comments.map((x: { entity: { id: string } }) => x.entity.id)).toEqual([reply.entity.id]);
 
-    expect((await c.call(alice, "PUT", `/api/v1/posts/${post.id}/comments/${first}`, { message: "nope" })).statusCode).toBe(403);
+    expect(
+      (await c.call(alice, "PUT", `/api/v1/posts/${post.id}/comments/${first}`, { message: "nope" })).statusCode,
+    ).toBe(403);
     const edited = await c.ok(bob, "PUT", `/api/v1/posts/${post.id}/comments/${first}`, { message: "c0 edited" });
     expect(edited.entity.editStatus).toBe("Edited");
-    const editedReply = await c.ok(alice, "PUT", `/api/v1/posts/${post.id}/comments/${first}/replies/${reply.entity.id}`, { message: "r1!" });
+    const editedReply = await c.ok(
+      alice,
+      "PUT",
+      `/api/v1/posts/${post.id}/comments/${first}/replies/${reply.entity.id}`,
+      { message: "r1!" },
+    );
     expect(editedReply.entity.message.text).toBe("r1!");
-    expect((await c.call(bob, "PUT", `/api/v1/posts/${post.id}/comments/${first}/replies/${reply.entity.id}`, { message: "x" })).statusCode).toBe(403);
+    expect(
+      (
+        await c.call(bob, "PUT", `/api/v1/posts/${post.id}/comments/${first}/replies/${reply.entity.id}`, {
+          message: "x",
+        })
+      ).statusCode,
+    ).toBe(403);
 
     await c.ok(alice, "POST", `/api/v1/posts/${post.id}/comments/${first}/likes`, undefined, 204);
-    await c.ok(bob, "POST", `/api/v1/posts/${post.id}/comments/${first}/replies/${reply.entity.id}/likes`, undefined, 204);
+    await c.ok(
+      bob,
+      "POST",
+      `/api/v1/posts/${post.id}/comments/${first}/replies/${reply.entity.id}/likes`,
+      undefined,
+      204,
+    );
     const liked = await c.ok(alice, "GET", `/api/v1/posts/${post.id}/comments?order=asc`);
     expect(liked.comments[0].emotionsData.like.paging.totalCount).toBe(1);
     expect(liked.comments[0].requesterContext.isLiking).toBe(true);
@@ -136,28 +165,50 @@ describe.each(engines())("social interactions on %s", (engine) => {
 
     let d = await c.ok(alice, "GET", `/api/v1/posts/${post.id}`);
     expect(d.summary.totalCommentsAndReplies).toBe(6);
-    expect((await c.call(alice, "DELETE", `/api/v1/posts/${post.id}/comments/${made[1].entity.id}`)).statusCode).toBe(204);
+    expect((await c.call(alice, "DELETE", `/api/v1/posts/${post.id}/comments/${made[1].entity.id}`)).statusCode).toBe(
+      204,
+    );
     const stranger = await h.user(RW);
-    expect((await c.call(stranger, "DELETE", `/api/v1/posts/${post.id}/comments/${made[2].entity.id}`)).statusCode).toBe(403);
-    await c.ok(alice, "DELETE", `/api/v1/posts/${post.id}/comments/${first}/replies/${reply.entity.id}`, undefined, 204);
+    expect(
+      (await c.call(stranger, "DELETE", `/api/v1/posts/${post.id}/comments/${made[2].entity.id}`)).statusCode,
+    ).toBe(403);
+    await c.ok(
+      alice,
+      "DELETE",
+      `/api/v1/posts/${post.id}/comments/${first}/replies/${reply.entity.id}`,
+      undefined,
+      204,
+    );
     d = await c.ok(alice, "GET", `/api/v1/posts/${post.id}`);
     expect(d.summary.totalCommentsAndReplies).toBe(4);
     expect(d.commentsData.reactionPaging.totalCount).toBe(4);
-    expect((await c.call(bob, "PUT", `/api/v1/posts/${post.id}/comments/${made[1].entity.id}`, { message: "x" })).statusCode).toBe(404);
-    expect((await c.call(bob, "POST", `/api/v1/posts/${post.id}/comments`, { message: "x".repeat(501) })).statusCode).toBe(422);
+    expect(
+      (await c.call(bob, "PUT", `/api/v1/posts/${post.id}/comments/${made[1].entity.id}`, { message: "x" })).statusCode,
+    ).toBe(404);
+    expect(
+      (await c.call(bob, "POST", `/api/v1/posts/${post.id}/comments`, { message: "x".repeat(501) })).statusCode,
+    ).toBe(422);
   });
 
   it("likes, saves, pins and follows are idempotent and show in requesterContext", async () => {
     const post = await c.post(alice, { message: "marks" });
     for (let i = 0; i < 2; i++) {
-      for (const m of ["likes", "saves", "follows"]) await c.ok(bob, "POST", `/api/v1/posts/${post.id}/${m}`, undefined, 204);
+      for (const m of ["likes", "saves", "follows"])
+        await c.ok(bob, "POST", `/api/v1/posts/${post.id}/${m}`, undefined, 204);
       await c.ok(alice, "POST", `/api/v1/posts/${post.id}/pins`, undefined, 204);
     }
     const d = await c.ok(bob, "GET", `/api/v1/posts/${post.id}`);
     expect(d.emotionsData.like.paging.totalCount).toBe(1);
-    expect(d.requesterContext).toMatchObject({ isLiking: true, isSaved: true, isFollowing: true, isSubscribed: true, isPinned: false });
+    expect(d.requesterContext).toMatchObject({
+      isLiking: true,
+      isSaved: true,
+      isFollowing: true,
+      isSubscribed: true,
+      isPinned: false,
+    });
     expect((await c.ok(alice, "GET", `/api/v1/posts/${post.id}`)).requesterContext.isPinned).toBe(true);
-    for (const m of ["likes", "saves", "follows"]) await c.ok(bob, "DELETE", `/api/v1/posts/${post.id}/${m}`, undefined, 204);
+    for (const m of ["likes", "saves", "follows"])
+      await c.ok(bob, "DELETE", `/api/v1/posts/${post.id}/${m}`, undefined, 204);
     const after = await c.ok(bob, "GET", `/api/v1/posts/${post.id}`);
     expect(after.emotionsData.like.paging.totalCount).toBe(0);
     expect(after.requesterContext).toMatchObject({ isLiking: false, isSaved: false, isFollowing: false });
@@ -172,7 +223,13 @@ describe.each(engines())("social interactions on %s", (engine) => {
     expect(s1.metadata.share.sharedPost.id).toBe(origin.id);
     expect(s1.metadata.share.sharedOriginPost.id).toBe(origin.id);
     const carol = await h.user(RW);
-    const s2 = await c.ok(carol, "POST", "/api/v1/posts/shares", { message: "quote", sharedOriginDiscussion: s1.id }, 201);
+    const s2 = await c.ok(
+      carol,
+      "POST",
+      "/api/v1/posts/shares",
+      { message: "quote", sharedOriginDiscussion: s1.id },
+      201,
+    );
     expect(s2.metadata.share.sharedPost.id).toBe(s1.id);
     expect(s2.metadata.share.sharedOriginPost.id).toBe(origin.id);
     const d = await c.ok(alice, "GET", `/api/v1/posts/${origin.id}`);
@@ -183,7 +240,10 @@ describe.each(engines())("social interactions on %s", (engine) => {
     expect(list.postShares[0].owner.id).toBe(String(carol.user.gcid));
     const next = await c.ok(alice, "GET", list.paging.next);
     expect(next.postShares.map((s: { shareReactionId: string }) => s.shareReactionId)).toEqual([s1.id]);
-    expect((await c.call(bob, "POST", "/api/v1/posts/shares", { message: "", sharedOriginDiscussion: randomUUID() })).statusCode).toBe(404);
+    expect(
+      (await c.call(bob, "POST", "/api/v1/posts/shares", { message: "", sharedOriginDiscussion: randomUUID() }))
+        .statusCode,
+    ).toBe(404);
   });
 
   it("poll votes: one per user, change allowed, removal, isUserVoted per caller", async () => {
@@ -195,7 +255,11 @@ describe.each(engines())("social interactions on %s", (engine) => {
     await c.ok(bob, "POST", voteUrl(up!.id), undefined, 202);
     let d = await c.ok(bob, "GET", `/api/v1/posts/${poll.id}`);
     expect(d.post.metadata.poll.options.map((o: { votesCount: number }) => o.votesCount)).toEqual([1, 0, 0]);
-    expect(d.post.metadata.poll.options.map((o: { isUserVoted: boolean }) => o.isUserVoted)).toEqual([true, false, false]);
+    expect(d.post.metadata.poll.options.map((o: { isUserVoted: boolean }) => o.isUserVoted)).toEqual([
+      true,
+      false,
+      false,
+    ]);
     await c.ok(bob, "POST", voteUrl(down!.id), undefined, 202);
     d = await c.ok(alice, "GET", `/api/v1/posts/${poll.id}`);
     expect(d.post.metadata.poll.options.map((o: { votesCount: number }) => o.votesCount)).toEqual([0, 1, 0]);
@@ -205,10 +269,22 @@ describe.each(engines())("social interactions on %s", (engine) => {
     expect(d.post.metadata.poll.options.map((o: { votesCount: number }) => o.votesCount)).toEqual([0, 0, 0]);
 
     const other = await c.poll(alice);
-    expect((await c.call(bob, "POST", `/api/v1/posts/${poll.id}/polls/${other.metadata.poll.id}/options/${other.metadata.poll.options[0]!.id}/votes`)).statusCode).toBe(422);
-    expect((await c.call(bob, "POST", `/api/v1/posts/${poll.id}/polls/${pollId}/options/999999/votes`)).statusCode).toBe(404);
+    expect(
+      (
+        await c.call(
+          bob,
+          "POST",
+          `/api/v1/posts/${poll.id}/polls/${other.metadata.poll.id}/options/${other.metadata.poll.options[0]!.id}/votes`,
+        )
+      ).statusCode,
+    ).toBe(422);
+    expect(
+      (await c.call(bob, "POST", `/api/v1/posts/${poll.id}/polls/${pollId}/options/999999/votes`)).statusCode,
+    ).toBe(404);
     expect((await c.call(bob, "POST", `/api/v1/posts/${poll.id}/polls/999999/options/1/votes`)).statusCode).toBe(404);
-    expect((await c.call(bob, "POST", `/api/v1/posts/${randomUUID()}/polls/${pollId}/options/${up!.id}/votes`)).statusCode).toBe(404);
+    expect(
+      (await c.call(bob, "POST", `/api/v1/posts/${randomUUID()}/polls/${pollId}/options/${up!.id}/votes`)).statusCode,
+    ).toBe(404);
   });
 
   it("poll votes stay exact under concurrent voting and vote changes", async () => {
@@ -218,13 +294,20 @@ describe.each(engines())("social interactions on %s", (engine) => {
     const url = (o: number) => `/api/v1/posts/${poll.id}/polls/${pollId}/options/${o}/votes`;
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.tuple(fc.integer({ min: 0, max: voters.length - 1 }), fc.integer({ min: 0, max: 3 })), { minLength: 1, maxLength: 30 }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: voters.length - 1 }), fc.integer({ min: 0, max: 3 })), {
+          minLength: 1,
+          maxLength: 30,
+        }),
         async (votes) => {
           await h.deps.db.kysely.deleteFrom("pollVotes").where("pollId", "=", pollId).execute();
           // Every voter's requests are sent at once, so a voter's own votes race each other too.
           const results = await Promise.all(votes.map(([v, o]) => c.call(voters[v]!, "POST", url(options[o]!.id))));
           expect(results.every((r) => r.statusCode === 202)).toBe(true);
-          const rows = await h.deps.db.kysely.selectFrom("pollVotes").selectAll().where("pollId", "=", pollId).execute();
+          const rows = await h.deps.db.kysely
+            .selectFrom("pollVotes")
+            .selectAll()
+            .where("pollId", "=", pollId)
+            .execute();
           const distinctVoters = new Set(votes.map(([v]) => v)).size;
           expect(rows).toHaveLength(distinctVoters);
           const d = await c.ok(alice, "GET", `/api/v1/posts/${poll.id}`);
@@ -250,11 +333,17 @@ describe.each(engines())("social interactions on %s", (engine) => {
     const idol = await h.user(RW);
     await c.ok(fan, "POST", `/api/v1/users/${idol.user.username}/follows`, undefined, 204);
     await c.ok(fan, "POST", `/api/v1/users/${idol.user.gcid}/follows`, undefined, 204);
-    const rows = await h.deps.db.kysely.selectFrom("userFollows").selectAll().where("followerId", "=", fan.user.id).execute();
+    const rows = await h.deps.db.kysely
+      .selectFrom("userFollows")
+      .selectAll()
+      .where("followerId", "=", fan.user.id)
+      .execute();
     expect(rows).toHaveLength(1);
     expect((await c.call(fan, "POST", `/api/v1/users/${fan.user.gcid}/follows`)).statusCode).toBe(422);
     expect((await c.call(fan, "POST", "/api/v1/users/nobody_at_all/follows")).statusCode).toBe(404);
     await c.ok(fan, "DELETE", `/api/v1/users/${idol.user.gcid}/follows`, undefined, 204);
-    expect(await h.deps.db.kysely.selectFrom("userFollows").selectAll().where("followerId", "=", fan.user.id).execute()).toHaveLength(0);
+    expect(
+      await h.deps.db.kysely.selectFrom("userFollows").selectAll().where("followerId", "=", fan.user.id).execute(),
+    ).toHaveLength(0);
   });
 });

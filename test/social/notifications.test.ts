@@ -35,19 +35,48 @@ describe.each(engines())("notifications from social events on %s", (engine) => {
 
   it("mention, comment, reply, like, new follower and share each notify the right user once", async () => {
     const post = await c.post(owner, { message: "hello world" });
-    const mentioning = await c.post(actor, { message: "cc", mentions: { mentions: [{ id: String(owner.user.gcid) }] } });
-    const comment = await c.ok(actor, "POST", `/api/v1/posts/${post.id}/comments`, { message: `agree @${owner.user.username}` }, 201);
-    await c.ok(actor, "POST", `/api/v1/posts/${post.id}/comments/${comment.entity.id}/replies`, { message: "and more" }, 201);
+    const mentioning = await c.post(actor, {
+      message: "cc",
+      mentions: { mentions: [{ id: String(owner.user.gcid) }] },
+    });
+    const comment = await c.ok(
+      actor,
+      "POST",
+      `/api/v1/posts/${post.id}/comments`,
+      { message: `agree @${owner.user.username}` },
+      201,
+    );
+    await c.ok(
+      actor,
+      "POST",
+      `/api/v1/posts/${post.id}/comments/${comment.entity.id}/replies`,
+      { message: "and more" },
+      201,
+    );
     await c.ok(actor, "POST", `/api/v1/posts/${post.id}/likes`, undefined, 204);
     await c.ok(actor, "POST", `/api/v1/posts/${post.id}/likes`, undefined, 204);
     await c.ok(actor, "POST", `/api/v1/users/${owner.user.gcid}/follows`, undefined, 204);
-    const share = await c.ok(actor, "POST", "/api/v1/posts/shares", { message: "", sharedOriginDiscussion: post.id }, 201);
+    const share = await c.ok(
+      actor,
+      "POST",
+      "/api/v1/posts/shares",
+      { message: "", sharedOriginDiscussion: post.id },
+      201,
+    );
 
     const got = await inbox(owner);
     const byType = (t: string) => got.filter((m) => m.notificationType === t);
     expect(byType("Mention")).toHaveLength(2);
-    expect(byType("Mention").map((m) => m.actionLink).sort()).toEqual([`/api/v1/posts/${mentioning.id}`, `/api/v1/posts/${post.id}`].sort());
-    expect(byType("Mention").map((m) => m.message).sort()).toEqual([
+    expect(
+      byType("Mention")
+        .map((m) => m.actionLink)
+        .sort(),
+    ).toEqual([`/api/v1/posts/${mentioning.id}`, `/api/v1/posts/${post.id}`].sort());
+    expect(
+      byType("Mention")
+        .map((m) => m.message)
+        .sort(),
+    ).toEqual([
       `@${actor.user.username} mentioned you in a comment`,
       `@${actor.user.username} mentioned you in a post`,
     ]);
@@ -63,7 +92,10 @@ describe.each(engines())("notifications from social events on %s", (engine) => {
     ]);
     expect(byType("PostReply")).toHaveLength(1);
     expect(byType("PostLike")).toEqual([
-      expect.objectContaining({ message: `@${actor.user.username} liked your post`, aggregationId: `likes:${post.id}` }),
+      expect.objectContaining({
+        message: `@${actor.user.username} liked your post`,
+        aggregationId: `likes:${post.id}`,
+      }),
     ]);
     expect(byType("NewFollower")).toEqual([
       expect.objectContaining({ actionLink: `/api/v1/feeds/users/${actor.user.gcid}`, section: "Profile" }),
@@ -74,7 +106,10 @@ describe.each(engines())("notifications from social events on %s", (engine) => {
 
   it("acting on your own content notifies nobody", async () => {
     const loner = await h.user([...RW, "notifications:read"]);
-    const post = await c.post(loner, { message: `me @${loner.user.username}`, mentions: { mentions: [{ id: String(loner.user.gcid) }] } });
+    const post = await c.post(loner, {
+      message: `me @${loner.user.username}`,
+      mentions: { mentions: [{ id: String(loner.user.gcid) }] },
+    });
     await c.ok(loner, "POST", `/api/v1/posts/${post.id}/likes`, undefined, 204);
     await c.ok(loner, "POST", `/api/v1/posts/${post.id}/comments`, { message: "self" }, 201);
     await c.ok(loner, "POST", "/api/v1/posts/shares", { message: "", sharedOriginDiscussion: post.id }, 201);

@@ -25,14 +25,28 @@ describe.each(engines())("social posts and polls on %s", (engine) => {
     method: "POST",
     url: "/api/v1/posts/polls",
     scopes: ["feed:write"],
-    payload: { message: "m", poll: { title: "t", options: [{ text: "a", index: 1 }, { text: "b", index: 2 }] } },
+    payload: {
+      message: "m",
+      poll: {
+        title: "t",
+        options: [
+          { text: "a", index: 1 },
+          { text: "b", index: 2 },
+        ],
+      },
+    },
   });
 
   it("POST feeds/post creates a discussion with tags, mentions and the alternate attachment form", async () => {
     const res = await c.call(alice, "POST", "/api/v1/feeds/post", {
       owner: alice.user.gcid,
       message: "Long $AAPL into earnings @bob",
-      tags: { tags: [{ name: "AAPL", id: String(AAPL) }, { name: "BTC", id: String(BTC) }] },
+      tags: {
+        tags: [
+          { name: "AAPL", id: String(AAPL) },
+          { name: "BTC", id: String(BTC) },
+        ],
+      },
       mentions: { mentions: [{ userName: bob.user.username, id: String(bob.user.gcid), isDirect: true }] },
       attachments: [
         {
@@ -102,11 +116,27 @@ describe.each(engines())("social posts and polls on %s", (engine) => {
     ["text over 1000 characters", { message: "x".repeat(1001) }, "body/message"],
     ["tag on an unknown instrument", { message: "m", tags: { tags: [{ id: "999999999" }] } }, "body/tags/tags/0/id"],
     ["tag id that is not an instrument id", { message: "m", tags: { tags: [{ id: "AAPL" }] } }, "body/tags/tags/0/id"],
-    ["mention of an unknown user", { message: "m", mentions: { mentions: [{ id: "987654321" }] } }, "body/mentions/mentions/0/id"],
-    ["mention by unknown userName", { message: "m", mentions: { mentions: [{ userName: "nobody_here" }] } }, "body/mentions/mentions/0/userName"],
+    [
+      "mention of an unknown user",
+      { message: "m", mentions: { mentions: [{ id: "987654321" }] } },
+      "body/mentions/mentions/0/id",
+    ],
+    [
+      "mention by unknown userName",
+      { message: "m", mentions: { mentions: [{ userName: "nobody_here" }] } },
+      "body/mentions/mentions/0/userName",
+    ],
     ["attachment without url", { message: "m", attachments: [{ title: "t" }] }, "body/attachments/0/url"],
-    ["attachment with a non-http url", { message: "m", attachments: [{ url: "javascript:alert(1)" }] }, "body/attachments/0/url"],
-    ["attachment with an unknown mediaType", { message: "m", attachments: [{ url: "https://e.com", mediaType: "Hologram" }] }, "body/attachments/0/mediaType"],
+    [
+      "attachment with a non-http url",
+      { message: "m", attachments: [{ url: "javascript:alert(1)" }] },
+      "body/attachments/0/url",
+    ],
+    [
+      "attachment with an unknown mediaType",
+      { message: "m", attachments: [{ url: "https://e.com", mediaType: "Hologram" }] },
+      "body/attachments/0/mediaType",
+    ],
   ])("POST posts: 422 for %s, naming the field", async (_name, payload, expected) => {
     expect(await field("/api/v1/posts", payload)).toContain(expected);
     expect(await field("/api/v1/feeds/post", payload)).toContain(expected);
@@ -120,7 +150,14 @@ describe.each(engines())("social posts and polls on %s", (engine) => {
   const poll = (p: Record<string, unknown>) => ({
     message: "Poll time",
     ...p,
-    poll: { title: "Direction", options: [{ text: "Up", index: 1 }, { text: "Down", index: 2 }], ...(p.poll as object) },
+    poll: {
+      title: "Direction",
+      options: [
+        { text: "Up", index: 1 },
+        { text: "Down", index: 2 },
+      ],
+      ...(p.poll as object),
+    },
   });
 
   it.each([
@@ -130,9 +167,35 @@ describe.each(engines())("social posts and polls on %s", (engine) => {
     ["missing title", { poll: { title: undefined } }, "body/poll/title"],
     ["blank title", { poll: { title: "  " } }, "body/poll/title"],
     ["one option", { poll: { options: [{ text: "Only", index: 1 }] } }, "body/poll/options"],
-    ["five options", { poll: { options: [1, 2, 3, 4, 5].map((i) => ({ text: `o${i}`, index: i })) } }, "body/poll/options"],
-    ["duplicate index", { poll: { options: [{ text: "a", index: 1 }, { text: "b", index: 1 }] } }, "body/poll/options/1/index"],
-    ["index 0", { poll: { options: [{ text: "a", index: 0 }, { text: "b", index: 1 }] } }, "body/poll/options/0/index"],
+    [
+      "five options",
+      { poll: { options: [1, 2, 3, 4, 5].map((i) => ({ text: `o${i}`, index: i })) } },
+      "body/poll/options",
+    ],
+    [
+      "duplicate index",
+      {
+        poll: {
+          options: [
+            { text: "a", index: 1 },
+            { text: "b", index: 1 },
+          ],
+        },
+      },
+      "body/poll/options/1/index",
+    ],
+    [
+      "index 0",
+      {
+        poll: {
+          options: [
+            { text: "a", index: 0 },
+            { text: "b", index: 1 },
+          ],
+        },
+      },
+      "body/poll/options/0/index",
+    ],
     ["missing options", { poll: { options: undefined } }, "body/poll/options"],
   ])("POST posts/polls: 422 for %s", async (_name, patch, expected) => {
     const payload = JSON.parse(JSON.stringify(poll(patch)));
@@ -162,7 +225,11 @@ describe.each(engines())("social posts and polls on %s", (engine) => {
       [2, "Down"],
       [4, "Flat"],
     ]);
-    expect(post.metadata.poll.options.every((o: { votesCount: number; isUserVoted: boolean }) => o.votesCount === 0 && !o.isUserVoted)).toBe(true);
+    expect(
+      post.metadata.poll.options.every(
+        (o: { votesCount: number; isUserVoted: boolean }) => o.votesCount === 0 && !o.isUserVoted,
+      ),
+    ).toBe(true);
     expect(post.metadata.share).toBeUndefined();
   });
 
@@ -180,10 +247,9 @@ describe.each(engines())("social posts and polls on %s", (engine) => {
     expect(d.id).toBe(post.id);
     expect(d.post.id).toBe(post.id);
     expect(d.commentsData.reactionPaging.totalCount).toBe(3);
-    expect(d.commentsData.comments.map((x: { entity: { message: { text: string } } }) => x.entity.message.text)).toEqual([
-      "third",
-      "second",
-    ]);
+    expect(
+      d.commentsData.comments.map((x: { entity: { message: { text: string } } }) => x.entity.message.text),
+    ).toEqual(["third", "second"]);
     expect(d.summary).toEqual({ totalCommentsAndReplies: 3, sharedCount: 0 });
     expect(d.emotionsData.like.paging.totalCount).toBe(4);
     expect(d.emotionsData.like.emotions).toHaveLength(4);
@@ -241,6 +307,8 @@ describe.each(engines())("social posts and polls on %s", (engine) => {
     expect(res.statusCode).toBe(200);
     expect(res.headers["content-type"]).toContain("image/svg+xml");
     expect(res.body).toContain(">TU<");
-    expect((await h.app.inject({ method: "GET", url: "/api/v1/avatars/users/99999999/50x50.svg" })).statusCode).toBe(404);
+    expect((await h.app.inject({ method: "GET", url: "/api/v1/avatars/users/99999999/50x50.svg" })).statusCode).toBe(
+      404,
+    );
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RecordedSource } from "../../src/modules/market/engine.js";
+import { currentQuotes } from "../../src/modules/market/quotes.js";
 import { READ_SCOPES, TRADE_SCOPES } from "../../src/modules/trading/demo-account.js";
 import {
   CloseOrderResponse,
@@ -40,22 +41,29 @@ describe.each(engines())("demo trading on %s", (engine) => {
     scopes: [...TRADE_SCOPES],
     payload: { InstrumentID: AAPL, IsBuy: true, Leverage: 1, AmountInUnits: 1 },
   });
-  securitySuite(() => h, { method: "POST", url: closeUrl(1), scopes: [...TRADE_SCOPES], payload: { InstrumentID: AAPL } });
+  securitySuite(() => h, {
+    method: "POST",
+    url: closeUrl(1),
+    scopes: [...TRADE_SCOPES],
+    payload: { InstrumentID: AAPL },
+  });
   securitySuite(() => h, { method: "GET", url: PORTFOLIO, scopes: [...READ_SCOPES] });
   securitySuite(() => h, { method: "GET", url: PNL, scopes: [...READ_SCOPES] });
   securitySuite(() => h, { method: "GET", url: orderUrl(1), scopes: [...READ_SCOPES] });
   securitySuite(() => h, { method: "GET", url: HISTORY, scopes: [...READ_SCOPES] });
 
   const trader = () => h.user(["trade.demo:write"]);
-  const post = (url: string, headers: Headers, payload: unknown, requestId = randomUUID()) =>
-    h.app.inject({ method: "POST", url, headers: { ...headers, "x-request-id": requestId }, payload: payload as object });
+  const post = (url: string, headers: Headers, payload: unknown, requestId: string = randomUUID()) =>
+    h.app.inject({
+      method: "POST",
+      url,
+      headers: { ...headers, "x-request-id": requestId },
+      payload: payload as object,
+    });
   const get = (url: string, headers: Headers) =>
     h.app.inject({ method: "GET", url, headers: { ...headers, "x-request-id": randomUUID() } });
-  const quote = async (id: number) => {
-    // Prices the instrument if the engine has not yet (a rates call does the same).
-    const { currentQuotes } = await import("../../src/modules/market/quotes.js");
-    return (await currentQuotes(h.deps, [id])).get(id)!;
-  };
+  /** The current quote (pricing the instrument first if the engine has not yet, as a rates call does). */
+  const quote = async (id: number) => (await currentQuotes(h.deps, [id])).get(id)!;
   /** Moves the feed along a scripted path, one tick per price (spread applied as configured). */
   const script = async (series: Record<number, number[]>) => {
     h.deps.market.useSource(new RecordedSource(series, h.deps.market.steps));
@@ -134,14 +142,54 @@ describe.each(engines())("demo trading on %s", (engine) => {
       ["more than two decimals", () => ({ ...order, Amount: 10.001 }), "body/Amount", /2 decimals/],
       ["a negative amount", () => ({ ...order, Amount: -5 }), "body/Amount", /positive/],
       ["more than the available cash", () => ({ ...order, Amount: 100000.01 }), "body/Amount", /available/],
-      ["a buy's stop-loss not below the bid", (q) => ({ ...order, StopLossRate: q.bid }), "body/StopLossRate", /below the current bid/],
-      ["a sell's stop-loss not above the ask", (q) => ({ ...order, IsBuy: false, StopLossRate: q.ask }), "body/StopLossRate", /above the current ask/],
-      ["a buy's take-profit not above the ask", (q) => ({ ...order, TakeProfitRate: q.ask }), "body/TakeProfitRate", /above the current ask/],
-      ["a sell's take-profit not below the bid", (q) => ({ ...order, IsBuy: false, TakeProfitRate: q.bid }), "body/TakeProfitRate", /below the current bid/],
-      ["IsNoStopLoss with a StopLossRate", (q) => ({ ...order, IsNoStopLoss: true, StopLossRate: q.bid * 0.9 }), "body/StopLossRate", /IsNoStopLoss/],
-      ["IsNoTakeProfit with a TakeProfitRate", (q) => ({ ...order, IsNoTakeProfit: true, TakeProfitRate: q.ask * 1.1 }), "body/TakeProfitRate", /IsNoTakeProfit/],
-      ["a trailing stop without a stop-loss", () => ({ ...order, IsTslEnabled: true }), "body/IsTslEnabled", /StopLossRate/],
-      ["a missing required field", () => ({ InstrumentID: AAPL, IsBuy: true, Amount: 100 }), "body/Leverage", /required/],
+      [
+        "a buy's stop-loss not below the bid",
+        (q) => ({ ...order, StopLossRate: q.bid }),
+        "body/StopLossRate",
+        /below the current bid/,
+      ],
+      [
+        "a sell's stop-loss not above the ask",
+        (q) => ({ ...order, IsBuy: false, StopLossRate: q.ask }),
+        "body/StopLossRate",
+        /above the current ask/,
+      ],
+      [
+        "a buy's take-profit not above the ask",
+        (q) => ({ ...order, TakeProfitRate: q.ask }),
+        "body/TakeProfitRate",
+        /above the current ask/,
+      ],
+      [
+        "a sell's take-profit not below the bid",
+        (q) => ({ ...order, IsBuy: false, TakeProfitRate: q.bid }),
+        "body/TakeProfitRate",
+        /below the current bid/,
+      ],
+      [
+        "IsNoStopLoss with a StopLossRate",
+        (q) => ({ ...order, IsNoStopLoss: true, StopLossRate: q.bid * 0.9 }),
+        "body/StopLossRate",
+        /IsNoStopLoss/,
+      ],
+      [
+        "IsNoTakeProfit with a TakeProfitRate",
+        (q) => ({ ...order, IsNoTakeProfit: true, TakeProfitRate: q.ask * 1.1 }),
+        "body/TakeProfitRate",
+        /IsNoTakeProfit/,
+      ],
+      [
+        "a trailing stop without a stop-loss",
+        () => ({ ...order, IsTslEnabled: true }),
+        "body/IsTslEnabled",
+        /StopLossRate/,
+      ],
+      [
+        "a missing required field",
+        () => ({ InstrumentID: AAPL, IsBuy: true, Amount: 100 }),
+        "body/Leverage",
+        /required/,
+      ],
     ];
     for (const [name, body, field, message] of cases) {
       it(name, async () => {
@@ -178,7 +226,12 @@ describe.each(engines())("demo trading on %s", (engine) => {
       const id = randomUUID();
       const first = await post(BY_AMOUNT, u.headers, order, id);
       await script({ [AAPL]: [(await quote(AAPL)).mid * 1.01] });
-      const again = await post(BY_AMOUNT, u.headers, { amount: 1000, leverage: 1, isBuy: true, instrumentID: AAPL }, id);
+      const again = await post(
+        BY_AMOUNT,
+        u.headers,
+        { amount: 1000, leverage: 1, isBuy: true, instrumentID: AAPL },
+        id,
+      );
       expect(again.statusCode).toBe(200);
       expect(again.json()).toEqual(first.json());
       const p = (await get(PORTFOLIO, u.headers)).json().clientPortfolio;
@@ -193,7 +246,12 @@ describe.each(engines())("demo trading on %s", (engine) => {
       const other = await post(BY_AMOUNT, u.headers, { ...order, Amount: 2000 }, id);
       expect(other.statusCode).toBe(409);
       expect(other.json().errorCode).toBe("Conflict");
-      const onUnits = await post(BY_UNITS, u.headers, { InstrumentID: AAPL, IsBuy: true, Leverage: 1, AmountInUnits: 1 }, id);
+      const onUnits = await post(
+        BY_UNITS,
+        u.headers,
+        { InstrumentID: AAPL, IsBuy: true, Leverage: 1, AmountInUnits: 1 },
+        id,
+      );
       expect(onUnits.statusCode).toBe(409);
       expect((await get(PORTFOLIO, u.headers)).json().clientPortfolio.positions).toHaveLength(1);
     });
@@ -249,15 +307,21 @@ describe.each(engines())("demo trading on %s", (engine) => {
         netProfit: expected,
       });
       expect(body.orderForClose.unitsToDeduct).toBe(o.units);
-      const pnl = (await get(PNL, u.headers)).json().clientPortfolio;
-      expectSchema(PnlResponse, pnl);
+      const pnlBody = (await get(PNL, u.headers)).json();
+      expectSchema(PnlResponse, pnlBody);
+      const pnl = pnlBody.clientPortfolio;
       expect(pnl.positions).toEqual([]);
       expect(pnl.credit).toBe(Math.round((100000 + expected) * 100) / 100);
       expect(pnl.realizedPnL).toBe(expected);
       const history = (await get(HISTORY, u.headers)).json();
       expectSchema(HistoryResponse, history);
       expect(history).toHaveLength(1);
-      expect(history[0]).toMatchObject({ positionId: o.positionID, netProfit: expected, closeReason: "Manual", investment: 1000 });
+      expect(history[0]).toMatchObject({
+        positionId: o.positionID,
+        netProfit: expected,
+        closeReason: "Manual",
+        investment: 1000,
+      });
     });
 
     it("closes part of a position, keeping the rest open with the margin split pro rata", async () => {
@@ -286,7 +350,10 @@ describe.each(engines())("demo trading on %s", (engine) => {
       const wrong = await post(closeUrl(o.positionID), owner.headers, { InstrumentID: BTC });
       expect(wrong.statusCode).toBe(422);
       expect(wrong.json().details[0].field).toBe("body/InstrumentID");
-      const tooMany = await post(closeUrl(o.positionID), owner.headers, { InstrumentID: AAPL, UnitsToDeduct: o.units * 2 });
+      const tooMany = await post(closeUrl(o.positionID), owner.headers, {
+        InstrumentID: AAPL,
+        UnitsToDeduct: o.units * 2,
+      });
       expect(tooMany.statusCode).toBe(422);
       expect(tooMany.json().details[0].field).toBe("body/UnitsToDeduct");
       expect((await post(closeUrl(o.positionID), owner.headers, { InstrumentID: AAPL })).statusCode).toBe(200);
@@ -323,7 +390,13 @@ describe.each(engines())("demo trading on %s", (engine) => {
       const info = await get(orderUrl(o.orderID), u.headers);
       expect(info.statusCode).toBe(200);
       expectSchema(OrderInfoResponse, info.json());
-      expect(info.json()).toMatchObject({ orderID: o.orderID, orderType: 17, statusID: 1, instrumentID: AAPL, amount: 1000 });
+      expect(info.json()).toMatchObject({
+        orderID: o.orderID,
+        orderType: 17,
+        statusID: 1,
+        instrumentID: AAPL,
+        amount: 1000,
+      });
       expect(info.json().positions[0]).toMatchObject({ positionID: o.positionID, isOpen: true, rate: o.rate });
       const stranger = await h.user(["trade.demo:read"]);
       expect((await get(orderUrl(o.orderID), stranger.headers)).statusCode).toBe(404);
@@ -340,15 +413,6 @@ describe.each(engines())("demo trading on %s", (engine) => {
   });
 
   describe("triggers on a scripted price path", () => {
-    const messages = async (headers: Headers) => {
-      const { listNotifications } = await import("../../src/modules/notifications/list-notifications.js");
-      const { withActor } = await import("../../src/modules/context.js");
-      void headers;
-      return listNotifications;
-      void withActor;
-    };
-    void messages;
-
     const notificationsOf = async (userId: string) =>
       h.deps.db.kysely
         .selectFrom("notifications")
@@ -379,7 +443,13 @@ describe.each(engines())("demo trading on %s", (engine) => {
     it("a short's take-profit fires when the ask falls to it", async () => {
       const u = await trader();
       await script({ [BTC]: [60000] });
-      const res = await post(BY_AMOUNT, u.headers, { InstrumentID: BTC, IsBuy: false, Leverage: 2, Amount: 1000, TakeProfitRate: 58000 });
+      const res = await post(BY_AMOUNT, u.headers, {
+        InstrumentID: BTC,
+        IsBuy: false,
+        Leverage: 2,
+        Amount: 1000,
+        TakeProfitRate: 58000,
+      });
       expect(res.statusCode).toBe(200);
       await script({ [BTC]: [59000, 58500, 57900] });
       const [trade] = (await get(HISTORY, u.headers)).json();

@@ -156,9 +156,10 @@ describe.each(engines())("watchlists over HTTP on %s", (engine) => {
       { ItemID: BTC, ItemType: "Instrument" },
       { itemid: ETH, ITEMTYPE: "Instrument", ItemRank: 9 },
     ]);
+    // Unranked items go after everything, the explicitly ranked one included.
     expect(body.watchlists[0]!.items.map((i) => [i.itemId, i.itemRank])).toEqual([
-      [BTC, 0],
       [ETH, 9],
+      [BTC, 10],
     ]);
   });
 
@@ -618,6 +619,24 @@ describe.each(engines())("watchlists over HTTP on %s", (engine) => {
     const recent = (await u.api.list()).watchlists.find((w) => w.watchlistType === "RecentlyInvested")!;
     expect(recent.items.map((i) => [i.itemId, i.itemAddedDate, i.market?.symbolName])).toEqual([
       [ETH, "2026-02-01T00:00:00.000Z", "ETH"],
+    ]);
+  });
+
+  it("a demo market order opened over HTTP puts its instrument on top of RecentlyInvested", async () => {
+    const u = await newUser(["watchlist:read", "demo:write"]);
+    const open = (InstrumentID: number) =>
+      u.api.call("POST", "/api/v1/trading/execution/demo/market-open-orders/by-amount", {
+        InstrumentID,
+        IsBuy: true,
+        Leverage: 1,
+        Amount: 500,
+      });
+    expect((await open(TSLA)).statusCode).toBe(200);
+    expect((await open(BTC)).statusCode).toBe(200);
+    const recent = (await u.api.list()).watchlists.find((w) => w.watchlistType === "RecentlyInvested")!;
+    expect(recent.items.map((i) => [i.itemId, i.itemRank, i.itemAddedReason])).toEqual([
+      [BTC, 0, "Invested"],
+      [TSLA, 1, "Invested"],
     ]);
   });
 

@@ -8,7 +8,6 @@ import {
   matches,
   parseDynamicQuery,
 } from "../../src/modules/watchlists/dynamic-query.js";
-import { canonicalItems } from "../../src/modules/watchlists/watchlists.schemas.js";
 
 const queryArb: fc.Arbitrary<DynamicQuery> = fc
   .record(
@@ -93,32 +92,6 @@ describe("dynamic watchlist queries", () => {
     expect(matches({ assetTypeId: 10, exchangeId: 8 }, btc)).toBe(true);
     expect(matches({ assetTypeId: 10, exchangeId: 7 }, btc)).toBe(false);
     expect(matches({ searchText: "anything" }, btc)).toBe(true);
-  });
-});
-
-describe("case-insensitive item bodies", () => {
-  it("maps any casing of the item fields to their canonical names and keeps the values", () => {
-    fc.assert(
-      fc.property(
-        randomCase("itemId"),
-        randomCase("itemType"),
-        randomCase("itemRank"),
-        fc.integer(),
-        fc.integer(),
-        (idKey, typeKey, rankKey, id, rank) => {
-          const [out] = canonicalItems([{ [idKey]: id, [typeKey]: "Instrument", [rankKey]: rank, extra: 1 }]) as [
-            Record<string, unknown>,
-          ];
-          expect(out).toEqual({ itemId: id, itemType: "Instrument", itemRank: rank, extra: 1 });
-        },
-      ),
-    );
-  });
-
-  it("prefers the exactly spelled field when two spellings collide, and leaves non-arrays alone", () => {
-    expect(canonicalItems([{ ITEMID: 1, itemId: 2, ItemId: 3 }])).toEqual([{ itemId: 2 }]);
-    expect(canonicalItems({ itemId: 1 })).toEqual({ itemId: 1 });
-    expect(canonicalItems([null, 5])).toEqual([null, 5]);
   });
 });
 

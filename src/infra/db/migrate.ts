@@ -19,7 +19,8 @@ export async function migrateToLatest(db: Db): Promise<MigrationReport> {
   };
   // The migrator must not see the CamelCasePlugin's renaming of its own bookkeeping tables.
   const plain = db.kysely.withoutPlugins() as unknown as Kysely<unknown>;
-  const migrator = new Migrator({ db: plain, provider });
+  // Modules add migrations independently; a store that applied a later-numbered one first still migrates.
+  const migrator = new Migrator({ db: plain, provider, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "unknown";

@@ -48,7 +48,10 @@ export const toUserRecord = (u: UserRow): UserRecord => ({
 });
 
 /** Batch load by internal user id (uuid); unknown ids are absent from the map. One query. */
-export async function getUserProfiles(deps: Pick<Deps, "db">, ids: readonly string[]): Promise<Map<string, UserRecord>> {
+export async function getUserProfiles(
+  deps: Pick<Deps, "db">,
+  ids: readonly string[],
+): Promise<Map<string, UserRecord>> {
   const unique = [...new Set(ids)];
   const rows = await identityRepository(deps.db.kysely).findUsersByIds(unique);
   return new Map(rows.map((r) => [r.id, toUserRecord(r)]));
@@ -86,10 +89,7 @@ export async function resolveUserRefs(
 
 /** The avatar image of a user by gcid, or null when there is no such user or size. */
 export async function getUserAvatarSvg(deps: Pick<Deps, "db">, gcid: number, size: string): Promise<string | null> {
-  const px =
-    size === "avatar"
-      ? AVATAR_SIZES.large
-      : Object.values(AVATAR_SIZES).find((s) => size === `${s}x${s}`);
+  const px = size === "avatar" ? AVATAR_SIZES.large : Object.values(AVATAR_SIZES).find((s) => size === `${s}x${s}`);
   if (px === undefined) return null;
   const user = await identityRepository(deps.db.kysely).findUserByGcid(gcid);
   if (!user) return null;

@@ -11,6 +11,7 @@ import {
 import type { Config } from "../../config.js";
 import type { Environment, UserActor } from "../../core/actor.js";
 import { normalizeScope } from "../../core/scopes.js";
+import { TtlCache } from "../../core/ttl-cache.js";
 import type { Deps } from "../context.js";
 import { resolveUser } from "../identity/user-ref.js";
 import { oauthRepository } from "./oauth.repository.js";
@@ -95,12 +96,45 @@ const bareScopes = (claims: JWTPayload, prefix: string): string[] => {
 
 const environmentOf = (claims: JWTPayload): Environment => (claims.env === "real" ? "real" : "demo");
 
+interface Verified {
+  actor: UserActor;
+  /** Seconds since the epoch. */
+  exp: number;
+  /** Our grant id and signing key; null for an external issuer's token. */
+  sid: string | null;
+  kid: string | null;
+}
+
 /**
  * Bearer verification for every operation: signature (ES256 by one of our trusted keys, or the
  * external issuer's JWKS), issuer, audience, expiry with CLOCK_SKEW_SECONDS of tolerance, and, for
  * our own tokens, that the grant they came from has not been revoked. Null when anything fails.
  */
 export async function verifyAccessToken(deps: Deps, issuer: string, token: string): Promise<UserActor | null> {
+  return (await verify(deps, issuer, token))?.actor ?? null;
+}
+
+/**
+ * The authenticator the HTTP layer uses: verifyAccessToken behind a cache of `authCacheTtlMs`
+ * (like key pairs), never past the token's expiry. A revocation anywhere publishes
+ * OAuthGrantRevoked, which evicts the grant's tokens here at once.
+ */
+export function createBearerAuthenticator(deps: Deps, issuer: () => string) {
+  const cache = new TtlCache<Verified>(deps.config.authCacheTtlMs, 10_000, deps.clock);
+  deps.bus.subscribeEverywhere("OAuthGrantRevoked", (event) => cache.evictWhere((v) => v.sid === event.grantId));
+  return async (token: string): Promise<UserActor | null> => {
+    const known = cache.get(token);
+    if (known && (known.exp + CLOCK_SKEW_SECONDS) * 1000 > deps.clock.now().getTime()) {
+      // A dropped signing key (rotate --drop-previous) ends its cached tokens too.
+      if (known.kid === null || (await keyStore(deps).byKid(known.kid))) return known.actor;
+    }
+    const verified = await verify(deps, issuer(), token);
+    if (verified) cache.set(token, verified);
+    return verified?.actor ?? null;
+  };
+}
+
+async function verify(deps: Deps, issuer: string, token: string): Promise<Verified | null> {
   try {
     const { alg } = decodeProtectedHeader(token);
     const unverified = decodeJwt(token);
@@ -122,13 +156,18 @@ export async function verifyAccessToken(deps: Deps, issuer: string, token: strin
     if (typeof sid !== "string" || typeof gcid !== "number" || typeof sub !== "string") return null;
     if (!(await oauthRepository(deps.db.kysely).isGrantActive(sid, sub))) return null;
     return {
-      kind: "user",
-      userId: sub,
-      gcid,
-      via: "oauth",
-      credentialId: typeof clientId === "string" ? clientId : OPERATOR_CLIENT,
-      scopes: bareScopes(payload, deps.config.scopePrefix),
-      environment: environmentOf(payload),
+      actor: {
+        kind: "user",
+        userId: sub,
+        gcid,
+        via: "oauth",
+        credentialId: typeof clientId === "string" ? clientId : OPERATOR_CLIENT,
+        scopes: bareScopes(payload, deps.config.scopePrefix),
+        environment: environmentOf(payload),
+      },
+      exp: payload.exp!,
+      sid,
+      kid: decodeProtectedHeader(token).kid ?? null,
     };
   } catch {
     return null;
@@ -143,7 +182,7 @@ async function verifyExternal(
   deps: Deps,
   external: { issuer: string; jwksUrl: string },
   token: string,
-): Promise<UserActor | null> {
+): Promise<Verified | null> {
   const { payload } = await jwtVerify(token, externalKeys(deps.config, external.jwksUrl), {
     issuer: external.issuer,
     audience: deps.config.oauth.audience,
@@ -156,13 +195,18 @@ async function verifyExternal(
   if (!user) return null;
   const clientId = typeof payload.client_id === "string" ? payload.client_id : payload.azp;
   return {
-    kind: "user",
-    userId: user.id,
-    gcid: user.gcid,
-    via: "oauth",
-    credentialId: typeof clientId === "string" ? clientId : external.issuer,
-    scopes: bareScopes(payload, deps.config.scopePrefix),
-    environment: environmentOf(payload),
+    actor: {
+      kind: "user",
+      userId: user.id,
+      gcid: user.gcid,
+      via: "oauth",
+      credentialId: typeof clientId === "string" ? clientId : external.issuer,
+      scopes: bareScopes(payload, deps.config.scopePrefix),
+      environment: environmentOf(payload),
+    },
+    exp: payload.exp!,
+    sid: null,
+    kid: null,
   };
 }
 

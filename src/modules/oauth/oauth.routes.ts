@@ -5,7 +5,7 @@ import { AppError } from "../../core/errors.js";
 import { KNOWN_SCOPES, withPrefix } from "../../core/scopes.js";
 import type { App } from "../../http/app-type.js";
 import type { Deps } from "../context.js";
-import { verifyAccessToken } from "./access-tokens.js";
+import { createBearerAuthenticator } from "./access-tokens.js";
 import {
   AUTHORIZATION_PARAMS,
   type AuthorizationCheck,
@@ -58,10 +58,8 @@ export function listeningIssuer(app: FastifyInstance, deps: Deps): string {
 }
 
 /** The bearer authenticator of src/http/auth.ts. */
-export const bearerAuthenticator =
-  (app: FastifyInstance, deps: Deps) =>
-  (token: string): Promise<UserActor | null> =>
-    verifyAccessToken(deps, listeningIssuer(app, deps), token);
+export const bearerAuthenticator = (app: FastifyInstance, deps: Deps): ((token: string) => Promise<UserActor | null>) =>
+  createBearerAuthenticator(deps, () => listeningIssuer(app, deps));
 
 /** RFC 6749 §2.3.1: Basic credentials are form-urlencoded before base64. */
 function clientCredentials(authorization: string | undefined, values: Record<string, string>): ClientCredentials {
@@ -85,7 +83,9 @@ function clientCredentials(authorization: string | undefined, values: Record<str
     if (values.client_id !== undefined && values.client_id !== clientId) {
       throw new OAuthError("invalid_request", "client_id in the body differs from the Basic credentials");
     }
-    return { clientId, clientSecret: unform(decoded.slice(colon + 1)), method: "client_secret_basic" };
+    // Some clients (Swagger UI) send a public client as `client_id:` with an empty secret.
+    const secret = unform(decoded.slice(colon + 1));
+    return { clientId, clientSecret: secret === "" ? undefined : secret, method: "client_secret_basic" };
   }
   return {
     clientId: values.client_id,

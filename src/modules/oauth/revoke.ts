@@ -1,7 +1,7 @@
-import { isoNow } from "../../core/clock.js";
 import { hashSecret } from "../../core/ids.js";
 import type { Deps } from "../context.js";
 import { grantOfAccessToken } from "./access-tokens.js";
+import { revokeGrant } from "./grants.js";
 import { type ClientRow, oauthRepository } from "./oauth.repository.js";
 
 /**
@@ -17,5 +17,5 @@ export async function revokeToken(deps: Deps, issuer: string, client: ClientRow,
   if (!grantId) return;
   const grant = await repo.findGrant(grantId);
   if (!grant || grant.clientId !== client.id) return;
-  await repo.revokeGrant(grant.id, isoNow(deps.clock), "revoked by the client");
+  await revokeGrant(deps, grant.id, "revoked by the client");
 }

@@ -5,6 +5,7 @@ import { type Deps, transact } from "../context.js";
 import { resolveUser } from "../identity/user-ref.js";
 import { signAccessToken } from "./access-tokens.js";
 import { pkceMatches } from "./authorize.js";
+import { revokeGrant } from "./grants.js";
 import { type ClientRow, type GrantRow, oauthRepository } from "./oauth.repository.js";
 import { OAuthError } from "./oauth-error.js";
 import { parseScopeParam, scopeString } from "./scope-words.js";
@@ -47,7 +48,7 @@ async function redeemCode(deps: Deps, issuer: string, client: ClientRow, params:
   if (!row || row.clientId !== client.id) throw new OAuthError("invalid_grant", "Unknown authorization code");
   if (row.usedAt !== null) {
     // RFC 6749 §4.1.2: a replayed code revokes what it was exchanged for.
-    if (row.grantId) await repo.revokeGrant(row.grantId, isoNow(deps.clock), "authorization code replayed");
+    if (row.grantId) await revokeGrant(deps, row.grantId, "authorization code replayed");
     throw new OAuthError("invalid_grant", "The authorization code was already used");
   }
   if (row.expiresAt <= isoNow(deps.clock)) throw new OAuthError("invalid_grant", "The authorization code has expired");
@@ -134,7 +135,7 @@ async function refresh(deps: Deps, issuer: string, client: ClientRow, params: Pa
   if (!row || !grant || grant.clientId !== client.id) throw new OAuthError("invalid_grant", "Unknown refresh token");
   const now = isoNow(deps.clock);
   const reuse = async () => {
-    await repo.revokeGrant(grant.id, now, "refresh token reuse");
+    await revokeGrant(deps, grant.id, "refresh token reuse");
     return new OAuthError("invalid_grant", "The refresh token was already used; every token of this grant is revoked");
   };
   if (grant.revokedAt !== null) throw new OAuthError("invalid_grant", "The grant of this refresh token was revoked");

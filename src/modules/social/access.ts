@@ -1,8 +1,8 @@
 import { requireUser } from "../../core/access.js";
 import type { Actor, UserActor } from "../../core/actor.js";
 import { AppError } from "../../core/errors.js";
-import { getUserProfiles, type UserRecord } from "../identity/user-profiles.js";
 import type { Deps } from "../context.js";
+import { getUserProfiles, type UserRecord } from "../identity/user-profiles.js";
 import { type PostRow, socialRepository } from "./social.repository.js";
 
 export const READ_SCOPES = ["feed:read"] as const;

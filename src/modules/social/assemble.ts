@@ -1,7 +1,7 @@
+import type { Deps } from "../context.js";
 import { getUserProfiles } from "../identity/user-profiles.js";
 import { findInstruments } from "../market/find-instruments.js";
 import { type MarketView, toMarket } from "../market/market.view.js";
-import type { Deps } from "../context.js";
 import { type CommentRow, type PostRow, socialRepository } from "./social.repository.js";
 import {
   type AttachmentForm,
@@ -177,7 +177,9 @@ export async function assembleDiscussions(
   const postSeqs = new Map(rows.map((r) => [r.id, r.seq]));
   const items = await assembleComments(deps, comments, postSeqs, o.reactionsTake, me, b);
   const itemsByPost = new Map<string, CommentItemView[]>();
-  comments.forEach((c, i) => itemsByPost.set(c.postId, [...(itemsByPost.get(c.postId) ?? []), items[i]!]));
+  for (const [i, c] of comments.entries()) {
+    itemsByPost.set(c.postId, [...(itemsByPost.get(c.postId) ?? []), items[i]!]);
+  }
 
   return rows.map((r) => {
     const counts = commentCounts.get(r.id) ?? { all: 0, top: 0 };

@@ -36,7 +36,13 @@ async function liveComment(ctx: Ctx, postId: string, commentId: string, parentId
 }
 
 async function itemOf(ctx: Ctx, row: CommentRow, postSeq: number, requesterId: string): Promise<CommentItemView> {
-  const [item] = await assembleComments(ctx, [row], new Map([[row.postId, postSeq]]), REACTIONS_IN_COMMENTS, requesterId);
+  const [item] = await assembleComments(
+    ctx,
+    [row],
+    new Map([[row.postId, postSeq]]),
+    REACTIONS_IN_COMMENTS,
+    requesterId,
+  );
   return item!;
 }
 
@@ -70,7 +76,10 @@ export async function createComment(ctx: Ctx, target: CommentTarget, input: Comm
       isSpam: 0,
     });
     const unique = [...new Map(mentioned.map((u) => [u.userId, u])).values()];
-    await repo.insertMentions(comment.id, unique.map((u) => ({ userId: u.userId, isDirect: true })));
+    await repo.insertMentions(
+      comment.id,
+      unique.map((u) => ({ userId: u.userId, isDirect: true })),
+    );
     if (post.ownerId !== actor.userId) {
       record({
         type: "PostCommented",
@@ -111,7 +120,8 @@ export async function updateComment(
   requireOwner(existing.ownerId, actor.userId, target.commentId ? "reply" : "comment");
   const p = new Problems();
   const text = checkText(p, "body/message", input.message, COMMENT_MAX);
-  const attachments = input.attachments === undefined ? undefined : checkAttachments(p, "body/attachments", input.attachments);
+  const attachments =
+    input.attachments === undefined ? undefined : checkAttachments(p, "body/attachments", input.attachments);
   p.throwIfAny();
   const repo = socialRepository(ctx.db.kysely);
   await repo.updateComment(existing.id, {

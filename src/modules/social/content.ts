@@ -1,7 +1,7 @@
 import { AppError, type ErrorDetail } from "../../core/errors.js";
+import type { Deps } from "../context.js";
 import { resolveUserRefs, type UserRecord } from "../identity/user-profiles.js";
 import { findInstruments } from "../market/find-instruments.js";
-import type { Deps } from "../context.js";
 import type { AttachmentView } from "./social.view.js";
 
 /** What clients send as an attachment (request form); every field but url is optional. */
@@ -23,12 +23,19 @@ export class Problems {
     this.list.push({ field, message });
   }
   throwIfAny(): void {
-    if (this.list.length > 0) throw new AppError("ValidationFailed", this.list.map((p) => `${p.field} ${p.message}`).join("; "), this.list);
+    if (this.list.length > 0)
+      throw new AppError("ValidationFailed", this.list.map((p) => `${p.field} ${p.message}`).join("; "), this.list);
   }
 }
 
 /** Text of a post or comment: present, not blank, at most `max` characters (code points). */
-export function checkText(p: Problems, field: string, text: string | undefined, max: number, allowEmpty = false): string {
+export function checkText(
+  p: Problems,
+  field: string,
+  text: string | undefined,
+  max: number,
+  allowEmpty = false,
+): string {
   const value = text ?? "";
   if (!allowEmpty && value.trim() === "") p.add(field, "must not be empty");
   if ([...value].length > max) p.add(field, `must be at most ${max} characters`);
@@ -45,13 +52,18 @@ function httpUrl(value: string): URL | null {
 }
 
 /** Validates and normalises attachments into the stored request form. */
-export function checkAttachments(p: Problems, field: string, input: readonly AttachmentInput[] | undefined): AttachmentView[] {
+export function checkAttachments(
+  p: Problems,
+  field: string,
+  input: readonly AttachmentInput[] | undefined,
+): AttachmentView[] {
   return (input ?? []).map((a, i) => {
     const at = `${field}/${i}`;
     const url = httpUrl(a.url ?? "");
     if (!url) p.add(`${at}/url`, "must be an absolute http(s) URL");
     const mediaType = a.mediaType ?? "None";
-    if (!(MEDIA_TYPES as readonly string[]).includes(mediaType)) p.add(`${at}/mediaType`, `must be one of ${MEDIA_TYPES.join(", ")}`);
+    if (!(MEDIA_TYPES as readonly string[]).includes(mediaType))
+      p.add(`${at}/mediaType`, `must be one of ${MEDIA_TYPES.join(", ")}`);
     const image = a.media?.image;
     if (image && !httpUrl(image.url ?? "")) p.add(`${at}/media/image/url`, "must be an absolute http(s) URL");
     if (mediaType === "Image" && !image) p.add(`${at}/media/image`, "is required when mediaType is Image");
@@ -113,18 +125,20 @@ export async function resolveMentions(
 ): Promise<{ user: UserRecord; isDirect: boolean }[]> {
   const list = mentions ?? [];
   const refs = list.map((m) => (m.id?.trim() ? m.id.trim() : (m.userName?.trim() ?? "")));
-  const found = await resolveUserRefs(deps, refs.filter((r) => r !== ""));
+  const found = await resolveUserRefs(
+    deps,
+    refs.filter((r) => r !== ""),
+  );
   const out: { user: UserRecord; isDirect: boolean }[] = [];
-  list.forEach((m, i) => {
+  for (const [i, m] of list.entries()) {
     const ref = refs[i]!;
     const sub = m.id?.trim() ? "id" : "userName";
-    if (ref === "") return p.add(`${field}/${i}`, "needs an id or a userName");
-    const user = found.get(ref);
-    if (!user) return p.add(`${field}/${i}/${sub}`, `no user "${ref}"`);
-    if (m.id?.trim() && m.userName?.trim() && m.userName.trim().toLowerCase() !== user.username.toLowerCase()) {
-      return p.add(`${field}/${i}/userName`, `does not match the user with id "${ref}"`);
-    }
-    if (!out.some((o) => o.user.userId === user.userId)) out.push({ user, isDirect: m.isDirect ?? true });
-  });
+    const user = ref === "" ? undefined : found.get(ref);
+    if (ref === "") p.add(`${field}/${i}`, "needs an id or a userName");
+    else if (!user) p.add(`${field}/${i}/${sub}`, `no user "${ref}"`);
+    else if (m.id?.trim() && m.userName?.trim() && m.userName.trim().toLowerCase() !== user.username.toLowerCase()) {
+      p.add(`${field}/${i}/userName`, `does not match the user with id "${ref}"`);
+    } else if (!out.some((o) => o.user.userId === user.userId)) out.push({ user, isDirect: m.isDirect ?? true });
+  }
   return out;
 }

@@ -25,7 +25,8 @@ export async function updatePost(
   await ownPost(ctx, postId, actor.userId);
   const p = new Problems();
   const text = checkText(p, "body/message", input.message, MESSAGE_MAX);
-  const attachments = input.attachments === undefined ? undefined : checkAttachments(p, "body/attachments", input.attachments);
+  const attachments =
+    input.attachments === undefined ? undefined : checkAttachments(p, "body/attachments", input.attachments);
   p.throwIfAny();
   const row = await transact(ctx, async (trx) => {
     const repo = socialRepository(trx);

@@ -3,6 +3,7 @@ import { api } from "../../http/access.js";
 import type { App } from "../../http/app-type.js";
 import { type Deps, withActor } from "../context.js";
 import { READ_SCOPES } from "./access.js";
+import { E404 } from "./posts.routes.js";
 import { type FeedRequest, PINNED_MAX, readFeed } from "./read-feed.js";
 import {
   FeedPage,
@@ -13,7 +14,6 @@ import {
   PinnedQuery,
   UserParams,
 } from "./social.schemas.js";
-import { E404 } from "./posts.routes.js";
 
 const PAGING_NOTE =
   "`take` 1..100 (default 20), `offset` >= 0, `reactionsPageSize` 1..50 (default 10); out of range: 422. " +
@@ -32,7 +32,12 @@ interface FeedRoute {
 }
 
 const FEEDS: FeedRoute[] = [
-  { url: "/api/v1/feeds/saved", operationId: "getSavedFeed", summary: "The caller's saved posts, newest save first", request: () => ({ feed: "saved" }) },
+  {
+    url: "/api/v1/feeds/saved",
+    operationId: "getSavedFeed",
+    summary: "The caller's saved posts, newest save first",
+    request: () => ({ feed: "saved" }),
+  },
   {
     url: "/api/v1/feeds/instrument/:marketId",
     operationId: "getInstrumentFeedPosts",
@@ -72,14 +77,24 @@ const FEEDS: FeedRoute[] = [
     pinned: true,
     request: (p) => ({ feed: "pinned", userId: p.userId! }),
   },
-  { url: "/api/v1/feeds/following", operationId: "getFollowingFeed", summary: "Posts of the users the caller follows", request: () => ({ feed: "following" }) },
+  {
+    url: "/api/v1/feeds/following",
+    operationId: "getFollowingFeed",
+    summary: "Posts of the users the caller follows",
+    request: () => ({ feed: "following" }),
+  },
   {
     url: "/api/v1/feeds/for-you",
     operationId: "getPersonalisedForYouFeed",
     summary: "Posts of followed users and of trending instruments, each with its `reason`",
     request: () => ({ feed: "forYou" }),
   },
-  { url: "/api/v1/feeds/news", operationId: "getNewsFeed", summary: "Every visible post, newest first", request: () => ({ feed: "news" }) },
+  {
+    url: "/api/v1/feeds/news",
+    operationId: "getNewsFeed",
+    summary: "Every visible post, newest first",
+    request: () => ({ feed: "news" }),
+  },
 ];
 
 export function registerFeedRoutes(app: App, deps: Deps): void {
@@ -97,7 +112,10 @@ export function registerFeedRoutes(app: App, deps: Deps): void {
           description: f.pinned ? "Only `badgesExperimentIsEnabled`; no paging." : PAGING_NOTE,
           ...(f.params ? { params: f.params } : {}),
           querystring: f.pinned ? PinnedQuery : f.alias ? FeedQueryWithRequester : FeedQuery,
-          response: { 200: f.alt ? FeedPageAlt : FeedPage, 404: E404("No such instrument or user") } as Record<number, TSchema>,
+          response: { 200: f.alt ? FeedPageAlt : FeedPage, 404: E404("No such instrument or user") } as Record<
+            number,
+            TSchema
+          >,
         },
         prefix,
       ),

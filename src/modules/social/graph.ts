@@ -1,7 +1,7 @@
 import { isoNow } from "../../core/clock.js";
 import { AppError } from "../../core/errors.js";
-import { resolveUserRefs, type UserRecord } from "../identity/user-profiles.js";
 import { type Ctx, transact } from "../context.js";
+import { resolveUserRefs, type UserRecord } from "../identity/user-profiles.js";
 import { actorRecord, requireWriter } from "./access.js";
 import { socialRepository } from "./social.repository.js";
 

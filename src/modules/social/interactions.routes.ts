@@ -85,7 +85,8 @@ export function registerInteractionRoutes(app: App, deps: Deps): void {
           operationId: isReply ? "listRepliesOnAComment" : "listCommentsOnAPost",
           tags: TAGS,
           summary: isReply ? "List the replies to a comment" : "List the comments of a post",
-          description: "`take` 1..100 (default 20), `order` desc (default) or asc, cursor `offsetEntityId` (from `next`).",
+          description:
+            "`take` 1..100 (default 20), `order` desc (default) or asc, cursor `offsetEntityId` (from `next`).",
           params: ListParams,
           querystring: ListQuery,
           response: { 200: CommentsResponse, 404: E404(`No such post${isReply ? " or comment" : ""}`) },
@@ -94,7 +95,11 @@ export function registerInteractionRoutes(app: App, deps: Deps): void {
       ),
       handler: async (request) => {
         const p = request.params as { postId: string; commentId?: string };
-        return listComments(withActor(deps, request.actor), { postId: p.postId, commentId: p.commentId }, request.query);
+        return listComments(
+          withActor(deps, request.actor),
+          { postId: p.postId, commentId: p.commentId },
+          request.query,
+        );
       },
     });
 

@@ -1,6 +1,6 @@
 import { AppError } from "../../core/errors.js";
-import { getUserProfiles } from "../identity/user-profiles.js";
 import type { Ctx } from "../context.js";
+import { getUserProfiles } from "../identity/user-profiles.js";
 import { requesterOf } from "./access.js";
 import { socialRepository } from "./social.repository.js";
 import { type ReactionsView, toReactions } from "./social.view.js";
@@ -23,10 +23,11 @@ export async function listReactions(
     throw new AppError("NotFound", "No such post or comment");
   }
   const [likes, counts] = await Promise.all([repo.likesPage(entityId, q.offset, q.take), repo.likeCounts([entityId])]);
-  const users = await getUserProfiles(ctx, likes.map((l) => l.userId));
-  const blocks = requesterId
-    ? await repo.blocksWith(requesterId, [...users.keys()])
-    : { blockedBy: new Set<string>() };
+  const users = await getUserProfiles(
+    ctx,
+    likes.map((l) => l.userId),
+  );
+  const blocks = requesterId ? await repo.blocksWith(requesterId, [...users.keys()]) : { blockedBy: new Set<string>() };
   const b = { users, blockedBy: blocks.blockedBy };
   const seq = comment ? comment.seq : post.seq;
   return toReactions(entityId, counts.get(entityId) ?? 0, likes, q.take, q.offset, b, seq).like;

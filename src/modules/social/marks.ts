@@ -1,9 +1,9 @@
 import { isoNow } from "../../core/clock.js";
 import { AppError } from "../../core/errors.js";
+import { newId } from "../../core/ids.js";
 import { type Ctx, transact } from "../context.js";
 import { actionablePost, actorRecord, requireOwner, requireWriter } from "./access.js";
 import { socialRepository } from "./social.repository.js";
-import { newId } from "../../core/ids.js";
 
 export type Mark = "like" | "save" | "pin" | "follow";
 

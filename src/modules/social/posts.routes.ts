@@ -82,7 +82,8 @@ export function registerPostRoutes(app: App, deps: Deps): void {
       },
       prefix,
     ),
-    handler: async (request, reply) => reply.status(201).send(await createPoll(withActor(deps, request.actor), request.body)),
+    handler: async (request, reply) =>
+      reply.status(201).send(await createPoll(withActor(deps, request.actor), request.body)),
   });
 
   app.route({
@@ -117,7 +118,8 @@ export function registerPostRoutes(app: App, deps: Deps): void {
         operationId: "updateAnExistingPost",
         tags: TAGS,
         summary: "Edit a post (owner only)",
-        description: "Replaces the text and attachments; `editStatus` becomes `Edited`. A poll's title and options never change.",
+        description:
+          "Replaces the text and attachments; `editStatus` becomes `Edited`. A poll's title and options never change.",
         params: PostParams,
         body: UpdatePostBody,
         response: { 200: Post, 403: E403, 404: E404("No such post, or deleted") },
@@ -199,7 +201,8 @@ export function registerPostRoutes(app: App, deps: Deps): void {
       },
       prefix,
     ),
-    handler: async (request, reply) => reply.status(201).send(await sharePost(withActor(deps, request.actor), request.body)),
+    handler: async (request, reply) =>
+      reply.status(201).send(await sharePost(withActor(deps, request.actor), request.body)),
   });
 
   app.route({

@@ -1,7 +1,7 @@
 import { AppError } from "../../core/errors.js";
+import type { Ctx } from "../context.js";
 import { resolveUserRefs } from "../identity/user-profiles.js";
 import { findInstruments } from "../market/find-instruments.js";
-import type { Ctx } from "../context.js";
 import { requireReader } from "./access.js";
 import { assembleDiscussions } from "./assemble.js";
 import { type FeedSource, socialRepository } from "./social.repository.js";
@@ -40,8 +40,10 @@ const STREAM: Record<FeedRequest["feed"], string> = {
 
 function checkPaging(q: FeedQuery): void {
   const problems = [];
-  if (!Number.isInteger(q.take) || q.take < 1 || q.take > 100) problems.push({ field: "querystring/take", message: "must be 1 to 100" });
-  if (!Number.isInteger(q.offset) || q.offset < 0) problems.push({ field: "querystring/offset", message: "must be >= 0" });
+  if (!Number.isInteger(q.take) || q.take < 1 || q.take > 100)
+    problems.push({ field: "querystring/take", message: "must be 1 to 100" });
+  if (!Number.isInteger(q.offset) || q.offset < 0)
+    problems.push({ field: "querystring/offset", message: "must be >= 0" });
   if (!Number.isInteger(q.reactionsPageSize) || q.reactionsPageSize < 1 || q.reactionsPageSize > 50) {
     problems.push({ field: "querystring/reactionsPageSize", message: "must be 1 to 50" });
   }
@@ -90,7 +92,8 @@ export async function readFeed(ctx: Ctx, request: FeedRequest, query: FeedQuery)
     case "pinned": {
       const user = (await resolveUserRefs(ctx, [request.userId])).get(request.userId);
       if (!user) throw new AppError("NotFound", `No user "${request.userId}"`);
-      source = request.feed === "user" ? { kind: "owner", ownerId: user.userId } : { kind: "pinned", userId: user.userId };
+      source =
+        request.feed === "user" ? { kind: "owner", ownerId: user.userId } : { kind: "pinned", userId: user.userId };
       path =
         request.feed === "pinned"
           ? `/api/v1/feeds/users/${user.gcid}/pinned`
@@ -102,8 +105,7 @@ export async function readFeed(ctx: Ctx, request: FeedRequest, query: FeedQuery)
       path = "/api/v1/feeds/following";
       break;
     case "forYou": {
-      const since = new Date(ctx.clock.now().getTime() - TRENDING_WINDOW_DAYS * 86_400_000).toISOString();
-      trending = await socialRepository(ctx.db.kysely).trendingInstruments(since, TRENDING_INSTRUMENTS);
+      trending = await trendingInstruments(ctx);
       source = { kind: "forYou", userId: me, instrumentIds: trending };
       path = "/api/v1/feeds/for-you";
       break;
@@ -138,6 +140,23 @@ export async function readFeed(ctx: Ctx, request: FeedRequest, query: FeedQuery)
   };
 }
 
+/**
+ * The trending instruments are an aggregate over a week of tags: computed at most once a minute
+ * per store and process, so for-you pages do not pay for it on every read.
+ */
+const trendingCache = new WeakMap<object, { at: number; ids: number[] }>();
+export const TRENDING_TTL_MS = 60_000;
+
+async function trendingInstruments(ctx: Ctx): Promise<number[]> {
+  const now = ctx.clock.now().getTime();
+  const cached = trendingCache.get(ctx.db);
+  if (cached && now - cached.at < TRENDING_TTL_MS) return cached.ids;
+  const since = new Date(now - TRENDING_WINDOW_DAYS * 86_400_000).toISOString();
+  const ids = await socialRepository(ctx.db.kysely).trendingInstruments(since, TRENDING_INSTRUMENTS);
+  trendingCache.set(ctx.db, { at: now, ids });
+  return ids;
+}
+
 /** Why each for-you post is there: a followed owner first, else its trending instrument. */
 async function reasonsFor(
   ctx: Ctx,
@@ -164,7 +183,9 @@ async function reasonsFor(
     const instrument = tag ? instruments.get(tag.instrumentId) : undefined;
     reasons.set(
       post.id,
-      instrument ? { type: "instrument-trending", sourceId: String(instrument.instrumentId), owner: instrument.symbol } : null,
+      instrument
+        ? { type: "instrument-trending", sourceId: String(instrument.instrumentId), owner: instrument.symbol }
+        : null,
     );
   }
   return reasons;

@@ -164,7 +164,13 @@ export async function seedSocial(deps: Deps, people: readonly string[]): Promise
     for (const p of posts) {
       const later = (k: number) => at(p.time + (k + 1) * 600_000);
       for (const [k, u] of r.some(users, r.int(9)).entries()) {
-        await repo.insertLike({ id: newId(), entityId: p.id, entityType: "Post", userId: u.userId, createdAt: later(k) });
+        await repo.insertLike({
+          id: newId(),
+          entityId: p.id,
+          entityType: "Post",
+          userId: u.userId,
+          createdAt: later(k),
+        });
       }
       for (let k = 0; k < r.int(4); k++) {
         const comment = await repo.insertComment({

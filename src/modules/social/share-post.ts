@@ -1,8 +1,8 @@
 import { isoNow } from "../../core/clock.js";
 import { AppError } from "../../core/errors.js";
 import { newId } from "../../core/ids.js";
-import { getUserProfiles } from "../identity/user-profiles.js";
 import { type Ctx, transact } from "../context.js";
+import { getUserProfiles } from "../identity/user-profiles.js";
 import { actionablePost, actorRecord, requireReader, requireWriter } from "./access.js";
 import { assemblePosts } from "./assemble.js";
 import { type AttachmentInput, checkAttachments, checkText, languageOf, Problems } from "./content.js";
@@ -79,7 +79,11 @@ export async function sharePost(ctx: Ctx, input: ShareInput): Promise<PostView> 
 
 export interface SharesPage {
   paging: { totalCount: number; offsetEntityId: string; next: string };
-  postShares: { shareReactionId: string; createdAt: string; owner: import("../identity/user-profiles.js").UserProfile }[];
+  postShares: {
+    shareReactionId: string;
+    createdAt: string;
+    owner: import("../identity/user-profiles.js").UserProfile;
+  }[];
 }
 
 /** Who shared a post, newest first by default; cursor paging on the last share's id. */
@@ -95,15 +99,24 @@ export async function listShares(
     throw new AppError("NotFound", "The post was not found");
   }
   const after = q.offsetEntityId ? ((await repo.findPost(q.offsetEntityId))?.seq ?? null) : null;
-  const [rows, total] = await Promise.all([repo.sharesOf(postId, after, q.order, q.take + 1), repo.countShares(postId)]);
+  const [rows, total] = await Promise.all([
+    repo.sharesOf(postId, after, q.order, q.take + 1),
+    repo.countShares(postId),
+  ]);
   const page = rows.slice(0, q.take);
-  const users = await getUserProfiles(ctx, page.map((r) => r.ownerId));
+  const users = await getUserProfiles(
+    ctx,
+    page.map((r) => r.ownerId),
+  );
   const last = page.at(-1)?.id ?? "";
   return {
     paging: {
       totalCount: total,
       offsetEntityId: last,
-      next: rows.length > q.take ? `/api/v1/posts/${postId}/shares?take=${q.take}&order=${q.order}&offsetEntityId=${last}` : "",
+      next:
+        rows.length > q.take
+          ? `/api/v1/posts/${postId}/shares?take=${q.take}&order=${q.order}&offsetEntityId=${last}`
+          : "",
     },
     postShares: page.flatMap((r) => {
       const owner = users.get(r.ownerId);

@@ -96,7 +96,10 @@ export const socialRepository = (db: Executor) => ({
     return db.selectFrom("posts").selectAll().where("id", "in", ids).execute();
   },
 
-  async updatePost(id: string, patch: Partial<Pick<PostRow, "text" | "languageCode" | "attachments" | "updatedAt" | "editStatus" | "isDeleted">>) {
+  async updatePost(
+    id: string,
+    patch: Partial<Pick<PostRow, "text" | "languageCode" | "attachments" | "updatedAt" | "editStatus" | "isDeleted">>,
+  ) {
     await db.updateTable("posts").set(patch).where("id", "=", id).execute();
   },
 
@@ -297,7 +300,9 @@ export const socialRepository = (db: Executor) => ({
   async findPollOption(postId: string, pollId: number, optionId: number) {
     return db
       .selectFrom("polls")
-      .leftJoin("pollOptions", (j) => j.onRef("pollOptions.pollId", "=", "polls.id").on("pollOptions.id", "=", optionId))
+      .leftJoin("pollOptions", (j) =>
+        j.onRef("pollOptions.pollId", "=", "polls.id").on("pollOptions.id", "=", optionId),
+      )
       .select(["polls.id as pollId", "polls.postId", "pollOptions.id as optionId"])
       .where("polls.id", "=", pollId)
       .executeTakeFirst()
@@ -339,7 +344,9 @@ export const socialRepository = (db: Executor) => ({
 
   async updateComment(
     id: string,
-    patch: Partial<Pick<CommentRow, "text" | "languageCode" | "attachments" | "updatedAt" | "editStatus" | "isDeleted">>,
+    patch: Partial<
+      Pick<CommentRow, "text" | "languageCode" | "attachments" | "updatedAt" | "editStatus" | "isDeleted">
+    >,
   ) {
     await db.updateTable("comments").set(patch).where("id", "=", id).execute();
   },
@@ -390,7 +397,12 @@ export const socialRepository = (db: Executor) => ({
     const inner = db
       .selectFrom("comments")
       .selectAll()
-      .select((eb) => eb.fn.agg<number>("row_number").over((o) => o.partitionBy(column).orderBy("seq", "desc")).as("rn"))
+      .select((eb) =>
+        eb.fn
+          .agg<number>("row_number")
+          .over((o) => o.partitionBy(column).orderBy("seq", "desc"))
+          .as("rn"),
+      )
       .where(column, "in", parentIds)
       .where("isDeleted", "=", 0)
       .where("isSpam", "=", 0)
@@ -468,10 +480,18 @@ export const socialRepository = (db: Executor) => ({
       .selectFrom("likes")
       .selectAll()
       .select((eb) =>
-        eb.fn.agg<number>("row_number").over((o) => o.partitionBy("entityId").orderBy("seq", "desc")).as("rn"),
+        eb.fn
+          .agg<number>("row_number")
+          .over((o) => o.partitionBy("entityId").orderBy("seq", "desc"))
+          .as("rn"),
       )
       .where("entityId", "in", entityIds);
-    const rows = await db.selectFrom(inner.as("l")).selectAll().where("l.rn", "<=", perEntity).orderBy("l.seq", "desc").execute();
+    const rows = await db
+      .selectFrom(inner.as("l"))
+      .selectAll()
+      .where("l.rn", "<=", perEntity)
+      .orderBy("l.seq", "desc")
+      .execute();
     return rows.map(({ rn: _rn, ...row }) => row as LikeRow);
   },
 
@@ -537,7 +557,11 @@ export const socialRepository = (db: Executor) => ({
   },
 
   async unfollow(followerId: string, followeeId: string): Promise<void> {
-    await db.deleteFrom("userFollows").where("followerId", "=", followerId).where("followeeId", "=", followeeId).execute();
+    await db
+      .deleteFrom("userFollows")
+      .where("followerId", "=", followerId)
+      .where("followeeId", "=", followeeId)
+      .execute();
   },
 
   async followees(followerId: string, among: readonly string[]): Promise<Set<string>> {
@@ -586,7 +610,11 @@ export const socialRepository = (db: Executor) => ({
   },
 });
 
-function notBlockedWith(eb: ExpressionBuilder<Database, "comments">, requesterId: string, ownerRef: "comments.ownerId") {
+function notBlockedWith(
+  eb: ExpressionBuilder<Database, "comments">,
+  requesterId: string,
+  ownerRef: "comments.ownerId",
+) {
   return eb.and([
     eb.not(
       eb.exists(

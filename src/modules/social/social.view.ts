@@ -209,7 +209,10 @@ export function toPostView(row: PostRow, b: Bundle, form: AttachmentForm, nested
     const shared = b.posts.get(row.sharedPostId);
     const origin = b.posts.get(row.sharedOriginPostId);
     if (shared && origin) {
-      metadata.share = { sharedPost: toPostView(shared, b, form, true), sharedOriginPost: toPostView(origin, b, form, true) };
+      metadata.share = {
+        sharedPost: toPostView(shared, b, form, true),
+        sharedOriginPost: toPostView(origin, b, form, true),
+      };
     }
   }
   return {
@@ -301,7 +304,11 @@ export function toCommentItem(
       isSpam: row.isSpam === 1,
       editStatus: row.editStatus as EditStatus,
       parent: isReply
-        ? { id: row.parentId!, obsoleteId: extra.parentSeq === undefined ? "" : String(extra.parentSeq), type: "Comment" }
+        ? {
+            id: row.parentId!,
+            obsoleteId: extra.parentSeq === undefined ? "" : String(extra.parentSeq),
+            type: "Comment",
+          }
         : { id: row.postId, obsoleteId: String(extra.postSeq), type: "Post" },
     },
     repliesCount: extra.repliesCount,

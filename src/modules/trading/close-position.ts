@@ -104,12 +104,12 @@ export async function closeByTrigger(
 ): Promise<ClosePositionResult | null> {
   const ctx = withActor(deps, systemActor("market-engine"));
   const before = await tradingRepository(ctx.db.kysely).findPosition(positionId);
-  if (!before || before.status !== "open") return null;
+  if (before?.status !== "open") return null;
   const symbol = (await findInstruments(ctx, [before.instrumentId])).get(before.instrumentId)?.symbol ?? "";
   return transact(ctx, async (trx, record) => {
     const repo = tradingRepository(trx);
     const position = await repo.findPosition(positionId);
-    if (!position || position.status !== "open") return null;
+    if (position?.status !== "open") return null;
     return applyClose(ctx, repo, record, position, { units: position.units, rate, reason, symbol });
   });
 }

@@ -1,9 +1,11 @@
 import { type TObject, Type } from "typebox";
 
+// `type: [x, "null"]` rather than anyOf: with type coercion on, Ajv would turn null into 0 / false
+// while trying the first branch of an anyOf.
 const nullableNumber = (description: string) =>
-  Type.Optional(Type.Union([Type.Number(), Type.Null()], { description }));
+  Type.Optional(Type.Unsafe<number | null>({ type: ["number", "null"], description }));
 const nullableBoolean = (description: string) =>
-  Type.Optional(Type.Union([Type.Boolean(), Type.Null()], { description }));
+  Type.Optional(Type.Unsafe<boolean | null>({ type: ["boolean", "null"], description }));
 
 const openFields = {
   InstrumentID: Type.Integer({ format: "int32", description: "Instrument to trade" }),

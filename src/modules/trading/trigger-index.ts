@@ -1,7 +1,10 @@
 import sortedBtree from "sorted-btree";
 
-// sorted-btree is CommonJS with its class on `default`; under NodeNext the import is module.exports.
-const BTree = sortedBtree.default;
+// sorted-btree is CommonJS with its class on `default`: Node hands over module.exports, while
+// bundlers (vitest) unwrap `default` already. Accept both.
+const BTree: typeof sortedBtree.default =
+  (sortedBtree as unknown as { default?: typeof sortedBtree.default }).default ??
+  (sortedBtree as unknown as typeof sortedBtree.default);
 type BTree<K, V> = sortedBtree.default<K, V>;
 
 /**

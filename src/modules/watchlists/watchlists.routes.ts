@@ -1,6 +1,6 @@
-import type { FastifyRequest } from "fastify";
 import { type Access, api } from "../../http/access.js";
 import type { App } from "../../http/app-type.js";
+import { caseInsensitiveBody } from "../../http/body-case.js";
 import { errorResponse, NoContent } from "../../http/schemas.js";
 import { type Deps, withActor } from "../context.js";
 import { addWatchlistItems, createDefaultWatchlistWithItems } from "./add-watchlist-items.js";
@@ -19,7 +19,6 @@ import { updateWatchlistItems } from "./update-watchlist-items.js";
 import { WATCHLIST_READ_SCOPES, WATCHLIST_WRITE_SCOPES } from "./watchlists.rules.js";
 import {
   CreateQuery,
-  canonicalItems,
   DefaultItemsQuery,
   type ItemRequest,
   ItemsBody,
@@ -44,10 +43,8 @@ const TAGS = ["Watchlists"];
 const NOT_FOUND = errorResponse(404, "No such watchlist of yours (another user's is never revealed)");
 const CONFLICT = errorResponse(409, "A builtin or computed watchlist cannot be changed this way");
 
-/** Request bodies bind case-insensitively, as upstream's do. */
-const canonicalBody = async (request: FastifyRequest) => {
-  request.body = canonicalItems(request.body);
-};
+/** Item bodies bind case-insensitively, as upstream's do (`ItemID` = `itemId`). */
+const canonicalBody = caseInsensitiveBody(ItemsBody);
 
 const toItems = (body: ItemRequest[]) =>
   body.map((i) => ({

@@ -82,7 +82,7 @@ export const WatchlistsResponse = Type.Object(
 
 export const WatchlistItems = Type.Array(WatchlistItem, { description: "Items of the default watchlists" });
 
-/** One item of a request body; property names are matched case-insensitively (see canonicalItems). */
+/** One item of a request body; property names are matched case-insensitively (src/http/body-case.ts). */
 export const ItemRequest = Type.Object({
   itemId: Type.Integer({ format: "int32", minimum: 1, maximum: Int32Max }),
   itemType: Type.Union([Type.Literal("Instrument"), Type.Literal("Person")]),
@@ -97,25 +97,6 @@ export const ItemsBody = Type.Array(ItemRequest, {
   minItems: 1,
   description: "A JSON array of items; property names in any casing (`itemId`, `ItemId`, `ItemID`)",
 });
-
-const ITEM_FIELDS = ["itemId", "itemType", "itemRank", "itemAddedReason", "itemAddedDate", "market"];
-
-/**
- * Upstream binds bodies case-insensitively and clients rely on it: `ItemID`, `ItemId` and
- * `itemId` reach the same field. Unknown properties are left for validation to drop.
- */
-export function canonicalItems(body: unknown): unknown {
-  if (!Array.isArray(body)) return body;
-  return body.map((item) => {
-    if (item === null || typeof item !== "object" || Array.isArray(item)) return item;
-    const out: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(item as Record<string, unknown>)) {
-      const canonical = ITEM_FIELDS.find((f) => f.toLowerCase() === key.toLowerCase()) ?? key;
-      if (!(canonical in out) || canonical === key) out[canonical] = value;
-    }
-    return out;
-  });
-}
 
 const itemsPerPage = Type.Integer({
   format: "int32",

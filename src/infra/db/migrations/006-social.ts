@@ -30,6 +30,7 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   )`.execute(db);
   await sql`create index posts_owner_seq on posts (owner_id, seq)`.execute(db);
   await sql`create index posts_shared_origin on posts (shared_origin_post_id)`.execute(db);
+  await sql`create index posts_shared_post on posts (shared_post_id)`.execute(db);
 
   await sql`create table post_tags (
     post_id text not null references posts(id) on delete cascade,
