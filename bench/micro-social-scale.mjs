@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { sql } from "kysely";
 import { loadConfig } from "../dist/config.js";
 import { systemActor } from "../dist/core/actor.js";
 import { withActor } from "../dist/modules/context.js";
@@ -31,6 +32,10 @@ async function world(posts) {
   const dir = mkdtempSync(join(tmpdir(), "sta-scale-"));
   const config = loadConfig({ LOG_LEVEL: "silent" }, { database: join(dir, "scale.db") });
   const deps = await createDeps(config);
+  // SCALE_CACHE_MB: try a larger SQLite page cache than the default 2 MB (an infra/db setting).
+  if (process.env.SCALE_CACHE_MB) {
+    await sql.raw(`pragma cache_size = -${Number(process.env.SCALE_CACHE_MB) * 1024}`).execute(deps.db.kysely);
+  }
   await ensureInstrumentCatalog(deps);
   const op = withActor(deps, systemActor("bench"));
   const users = [];
@@ -66,9 +71,21 @@ async function world(posts) {
             sharedPostId: null,
             sharedOriginPostId: null,
           });
-          tags.push({ postId: id, postSeq: seq, instrumentId: INSTRUMENTS[i % INSTRUMENTS.length], position: 0, createdAt: at });
+          tags.push({
+            postId: id,
+            postSeq: seq,
+            instrumentId: INSTRUMENTS[i % INSTRUMENTS.length],
+            position: 0,
+            createdAt: at,
+          });
           if (i % 5 === 0) {
-            likes.push({ id: randomUUID(), entityId: id, entityType: "Post", userId: users[(i + 1) % USERS].id, createdAt: at });
+            likes.push({
+              id: randomUUID(),
+              entityId: id,
+              entityType: "Post",
+              userId: users[(i + 1) % USERS].id,
+              createdAt: at,
+            });
           }
         }
         await trx.insertInto("posts").values(rows).execute();
@@ -79,14 +96,29 @@ async function world(posts) {
   }
   const me = users[0];
   for (let i = 1; i <= 20; i++) {
-    await k.insertInto("userFollows").values({ followerId: me.id, followeeId: users[i].id, createdAt: new Date().toISOString() }).execute();
+    await k
+      .insertInto("userFollows")
+      .values({ followerId: me.id, followeeId: users[i].id, createdAt: new Date().toISOString() })
+      .execute();
   }
   const some = await k.selectFrom("posts").select("id").where("seq", "<=", 300).execute();
   for (const [i, p] of some.entries()) {
-    if (i % 3 === 0) await k.insertInto("saves").values({ postId: p.id, userId: me.id, createdAt: new Date().toISOString() }).execute();
+    if (i % 3 === 0)
+      await k
+        .insertInto("saves")
+        .values({ postId: p.id, userId: me.id, createdAt: new Date().toISOString() })
+        .execute();
   }
   const fill = (performance.now() - t0) / 1000;
-  const actor = { kind: "user", userId: me.id, gcid: me.gcid, via: "key-pair", credentialId: "bench", scopes: ["feed:read"], environment: "demo" };
+  const actor = {
+    kind: "user",
+    userId: me.id,
+    gcid: me.gcid,
+    via: "key-pair",
+    credentialId: "bench",
+    scopes: ["feed:read"],
+    environment: "demo",
+  };
   return { deps, dir, ctx: withActor(deps, actor), other: users[7], fill };
 }
 
@@ -107,7 +139,9 @@ async function explain(w, cases) {
     void fn;
     await cases[name].call(null, ctx);
     for (const args of seen) {
-      const compiled = k.getExecutor().compileQuery(k.getExecutor().transformQuery(args.node, args.queryId), args.queryId);
+      const compiled = k
+        .getExecutor()
+        .compileQuery(k.getExecutor().transformQuery(args.node, args.queryId), args.queryId);
       const plan = await k.executeQuery({ ...compiled, sql: `explain query plan ${compiled.sql}` });
       const scans = plan.rows.map((r) => r.detail).filter((d) => /^SCAN (?!\(|l$|c$)/.test(d));
       if (scans.length) console.log(`${name}: ${scans.join("; ")}\n    ${compiled.sql.slice(0, 300)}`);
@@ -120,10 +154,17 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 async function measure(posts) {
   const w = await world(posts);
   const q = { take: 20, offset: 0, reactionsPageSize: 10 };
-  const newest = await w.deps.db.kysely.selectFrom("posts").select("id").where("isDeleted", "=", 0).orderBy("seq", "desc").limit(1).executeTakeFirst();
+  const newest = await w.deps.db.kysely
+    .selectFrom("posts")
+    .select("id")
+    .where("isDeleted", "=", 0)
+    .orderBy("seq", "desc")
+    .limit(1)
+    .executeTakeFirst();
   const cases = {
     "feeds/instrument/1001": (c = w.ctx) => readFeed(c, { feed: "instrument", marketId: "1001", alias: true }, q),
-    "feeds/instrument/1001 offset 100": (c = w.ctx) => readFeed(c, { feed: "instrument", marketId: "1001", alias: true }, { ...q, offset: 100 }),
+    "feeds/instrument/1001 offset 100": (c = w.ctx) =>
+      readFeed(c, { feed: "instrument", marketId: "1001", alias: true }, { ...q, offset: 100 }),
     "feeds/users/{id}": (c = w.ctx) => readFeed(c, { feed: "user", userId: String(w.other.gcid), alias: false }, q),
     "feeds/news": (c = w.ctx) => readFeed(c, { feed: "news" }, q),
     "feeds/following": (c = w.ctx) => readFeed(c, { feed: "following" }, q),
@@ -145,7 +186,8 @@ async function measure(posts) {
     out[name] = median(times);
   }
   await closeDeps(w.deps);
-  rmSync(w.dir, { recursive: true, force: true });
+  if (process.env.SCALE_KEEP) console.error(`kept ${w.dir}`);
+  else rmSync(w.dir, { recursive: true, force: true });
   return { out, fill: w.fill };
 }
 
@@ -156,11 +198,15 @@ const a = await measure(small);
 process.stderr.write(`filling ${large} posts (took ${a.fill.toFixed(1)} s for ${small})…\n`);
 const b = await measure(large);
 process.stderr.write(`(took ${b.fill.toFixed(1)} s)\n`);
-console.log(`\nmedian latency, ms (SQLite, 20-discussion pages)\n${"case".padEnd(36)}${String(small).padStart(10)}${String(large).padStart(10)}   ratio`);
+console.log(
+  `\nmedian latency, ms (SQLite, 20-discussion pages)\n${"case".padEnd(36)}${String(small).padStart(10)}${String(large).padStart(10)}   ratio`,
+);
 let worst = 0;
 for (const name of Object.keys(a.out)) {
   const ratio = b.out[name] / a.out[name];
   worst = Math.max(worst, ratio);
-  console.log(`${name.padEnd(36)}${a.out[name].toFixed(2).padStart(10)}${b.out[name].toFixed(2).padStart(10)}   ${ratio.toFixed(2)}x`);
+  console.log(
+    `${name.padEnd(36)}${a.out[name].toFixed(2).padStart(10)}${b.out[name].toFixed(2).padStart(10)}   ${ratio.toFixed(2)}x`,
+  );
 }
 console.log(`\nworst ratio ${worst.toFixed(2)}x: ${worst <= 1.5 ? "MET" : "MISSED"} target <= 1.5x`);

@@ -4,7 +4,8 @@ import { SOCIAL_BENCH_ENV, taggedPosts } from "../social/prepare.mjs";
 
 export default {
   name: "social-feed",
-  description: "GET /api/v1/feeds/instrument/1001?take=20 (20 discussions with tags, likes, comments), key pair, limits on",
+  description:
+    "GET /api/v1/feeds/instrument/1001?take=20 (20 discussions with tags, likes, comments), key pair, limits on",
   targets: { minRatio: 0.5, maxRssMb: 250 },
   env: SOCIAL_BENCH_ENV,
   async prepare(app) {

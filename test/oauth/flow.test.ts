@@ -560,6 +560,48 @@ describe.each(engines())("OAuth authorization code flow on %s", (engine) => {
     expect(forged.cookies.find((k) => k.name === "sta_oauth_session")).toBeUndefined();
   });
 
+  it('"Sign in as someone else" ends the session; the next authorization asks to sign in again', async () => {
+    const c = await client(h, { isPublic: true });
+    const user = await passwordUser(h);
+    const p = pkce();
+    const params = {
+      response_type: "code",
+      client_id: c.clientId,
+      redirect_uri: REDIRECT,
+      scope: "feed:read",
+      code_challenge: p.challenge,
+      code_challenge_method: "S256",
+    };
+    const browser = { cookies: {} as Record<string, string> };
+    await authorizeViaForms(h, params, { username: user.username, password: PASSWORD }, "deny", browser);
+    const consent = await h.app.inject({
+      method: "GET",
+      url: `/oauth/authorize?${form(params)}`,
+      cookies: browser.cookies,
+    });
+    const csrf = hiddenValue(consent.body, "csrf_token");
+    const forged = await h.app.inject({
+      method: "POST",
+      url: "/oauth/logout",
+      headers: FORM,
+      cookies: browser.cookies,
+      payload: form({ ...params, csrf_token: "guessed" }),
+    });
+    expect(forged.statusCode).toBe(403);
+    const out = await h.app.inject({
+      method: "POST",
+      url: "/oauth/logout",
+      headers: FORM,
+      cookies: browser.cookies,
+      payload: form({ ...params, csrf_token: csrf }),
+    });
+    expect(out.statusCode).toBe(303);
+    expect(out.headers.location).toBe(`/oauth/authorize?${new URLSearchParams(params).toString()}`);
+    // the old cookie no longer names a session
+    const again = await h.app.inject({ method: "GET", url: out.headers.location as string, cookies: browser.cookies });
+    expect(again.body).toContain('action="/oauth/login"');
+  });
+
   it("consent: a POST without the session's CSRF token issues no code", async () => {
     const c = await client(h, { isPublic: true });
     const user = await passwordUser(h);

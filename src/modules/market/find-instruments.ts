@@ -48,13 +48,37 @@ export async function findInstruments(deps: Deps, ids: readonly number[]): Promi
   return findInstrumentDetails(deps, ids);
 }
 
+/**
+ * Catalog rows never change once written (the seed only adds missing ones), so found entries are
+ * kept per store: an order does not pay a query to learn its instrument. Unknown ids are asked
+ * again each time (a seed may add them).
+ */
+const cache = new WeakMap<object, Map<number, InstrumentDetail>>();
+
 export async function findInstrumentDetails(
   deps: Deps,
   ids: readonly number[],
 ): Promise<Map<number, InstrumentDetail>> {
-  const unique = [...new Set(ids.filter((id) => Number.isSafeInteger(id)))];
-  const rows = await marketRepository(deps.db.kysely).byIds(unique);
-  return new Map(rows.map((r) => [r.instrumentId, toInstrument(r)]));
+  let known = cache.get(deps.db);
+  if (!known) {
+    known = new Map();
+    cache.set(deps.db, known);
+  }
+  const out = new Map<number, InstrumentDetail>();
+  const missing: number[] = [];
+  for (const id of new Set(ids)) {
+    const hit = known.get(id);
+    if (hit) out.set(id, hit);
+    else if (Number.isSafeInteger(id)) missing.push(id);
+  }
+  if (missing.length > 0) {
+    for (const row of await marketRepository(deps.db.kysely).byIds(missing)) {
+      const instrument = toInstrument(row);
+      known.set(instrument.instrumentId, instrument);
+      out.set(instrument.instrumentId, instrument);
+    }
+  }
+  return out;
 }
 
 /** Every instrument, by id (the engine and the catalog routes). */

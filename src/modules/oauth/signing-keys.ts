@@ -35,6 +35,7 @@ class KeyStore {
   private keys: SigningKey[] = [];
   private loadedAt = Number.NEGATIVE_INFINITY;
   private loading: Promise<void> | undefined;
+  private creating: Promise<void> | undefined;
 
   constructor(private readonly deps: Deps) {}
 
@@ -65,8 +66,16 @@ class KeyStore {
   async current(): Promise<SigningKey> {
     const active = (await this.fresh()).find((k) => k.retiredAt === null);
     if (active) return active;
-    await oauthRepository(this.deps.db.kysely).insertSigningKey(await newKeyRow(isoNow(this.deps.clock)));
-    await this.load();
+    // Concurrent first requests make one key (other instances may add theirs: all are trusted).
+    this.creating ??= (async () => {
+      try {
+        await oauthRepository(this.deps.db.kysely).insertSigningKey(await newKeyRow(isoNow(this.deps.clock)));
+        await this.load();
+      } finally {
+        this.creating = undefined;
+      }
+    })();
+    await this.creating;
     return this.keys.find((k) => k.retiredAt === null)!;
   }
 

@@ -29,9 +29,10 @@ export async function actorRecord(deps: Deps, actor: UserActor): Promise<UserRec
  */
 export async function actionablePost(deps: Deps, postId: string, userId: string): Promise<PostRow> {
   const repo = socialRepository(deps.db.kysely);
-  const post = await repo.findPost(postId);
-  if (!post || post.isDeleted === 1) throw new AppError("NotFound", "The post was not found");
-  if (!(await repo.isVisible(postId, userId))) {
+  const found = await repo.findPostFor(postId, userId);
+  if (!found || found.isDeleted === 1) throw new AppError("NotFound", "The post was not found");
+  const { visible, ...post } = found;
+  if (!visible) {
     const blocks = await repo.blocksWith(userId, [post.ownerId]);
     if (blocks.blockedBy.has(post.ownerId)) {
       throw new AppError("Forbidden", "The owner of this post restricts your interactions");

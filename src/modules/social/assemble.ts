@@ -43,14 +43,15 @@ async function loadBundle(
   const userIds = new Set<string>(extraUserIds);
   for (const p of posts.values()) userIds.add(p.ownerId);
   for (const m of mentionRows) userIds.add(m.userId);
-  const [options, voteCounts, myVotes, users, instruments, blocks] = await Promise.all([
-    repo.optionsFor(pollIds),
-    repo.voteCounts(pollIds),
-    requesterId ? repo.votesOf(requesterId, pollIds) : Promise.resolve(new Set<number>()),
+  const noBlocks = { blocking: new Set<string>(), blockedBy: new Set<string>() };
+  const [options, users, instruments, blocks] = await Promise.all([
+    repo.optionsWithVotes(pollIds, requesterId),
     getUserProfiles(deps, [...userIds]),
     findInstruments(deps, [...new Set(tagRows.map((t) => t.instrumentId))]),
-    requesterId ? repo.blocksWith(requesterId, [...userIds]) : Promise.resolve({ blockedBy: new Set<string>() }),
+    requesterId ? repo.blocksWith(requesterId, [...userIds]) : Promise.resolve(noBlocks),
   ]);
+  const voteCounts = new Map(options.map((o) => [o.id, o.votes]));
+  const myVotes = new Set(options.filter((o) => o.mine).map((o) => o.id));
 
   const markets = new Map<number, MarketView>();
   for (const [id, instrument] of instruments) markets.set(id, toMarket(instrument));
@@ -64,6 +65,7 @@ async function loadBundle(
   return {
     users,
     blockedBy: blocks.blockedBy,
+    blocking: blocks.blocking,
     markets,
     tags,
     mentions,
@@ -108,9 +110,8 @@ export async function assembleComments(
   const repo = socialRepository(deps.db.kysely);
   const ids = comments.map((c) => c.id);
   const parentIds = [...new Set(comments.map((c) => c.parentId).filter((p): p is string => p !== null))];
-  const [replyCounts, likeCounts, likes, liked, parents] = await Promise.all([
+  const [replyCounts, { likes, totals: likeCounts }, liked, parents] = await Promise.all([
     repo.replyCounts(ids),
-    repo.likeCounts(ids),
     repo.likesPreview(ids, reactionsTake),
     requesterId ? repo.likedBy(requesterId, ids) : Promise.resolve(new Set<string>()),
     repo.commentsByIds(parentIds),
@@ -122,10 +123,11 @@ export async function assembleComments(
   if (missing.length > 0) {
     const [more, blocks] = await Promise.all([
       getUserProfiles(deps, missing),
-      requesterId ? repo.blocksWith(requesterId, missing) : Promise.resolve({ blockedBy: new Set<string>() }),
+      requesterId ? repo.blocksWith(requesterId, missing) : Promise.resolve({ blocking: [], blockedBy: [] }),
     ]);
     for (const [k, v] of more) b.users.set(k, v);
     for (const u of blocks.blockedBy) b.blockedBy.add(u);
+    for (const u of blocks.blocking) b.blocking.add(u);
   }
   const parentSeq = new Map(parents.map((p) => [p.id, p.seq]));
   return comments.map((c) =>
@@ -152,17 +154,18 @@ export async function assembleDiscussions(
   const repo = socialRepository(deps.db.kysely);
   const ids = rows.map((r) => r.id);
   const me = o.requesterId;
-  const none = Promise.resolve(new Set<string>());
-  const [commentCounts, shareCounts, likeCounts, likes, comments, liked, saved, pinned, followed] = await Promise.all([
+  const noMarks = {
+    like: new Set<string>(),
+    save: new Set<string>(),
+    pin: new Set<string>(),
+    follow: new Set<string>(),
+  };
+  const [commentCounts, shareCounts, { likes, totals: likeCounts }, comments, marks] = await Promise.all([
     repo.commentCounts(ids),
     repo.shareCounts(ids),
-    repo.likeCounts(ids),
     repo.likesPreview(ids, o.reactionsTake),
     repo.commentsPreview("postId", ids, o.commentsTake, me),
-    me ? repo.likedBy(me, ids) : none,
-    me ? repo.marksOf("saves", me, ids) : none,
-    me ? repo.marksOf("pins", me, ids) : none,
-    me ? repo.marksOf("postFollows", me, ids) : none,
+    me ? repo.requesterMarks(me, ids) : Promise.resolve(noMarks),
   ]);
   const b = await loadBundle(
     deps,
@@ -171,9 +174,6 @@ export async function assembleDiscussions(
     [...likes.map((l) => l.userId), ...comments.map((c) => c.ownerId)],
     comments.map((c) => c.id),
   );
-  const blocks = me
-    ? await repo.blocksWith(me, [...new Set(rows.map((r) => r.ownerId))])
-    : { blocking: new Set<string>(), blockedBy: new Set<string>() };
   const postSeqs = new Map(rows.map((r) => [r.id, r.seq]));
   const items = await assembleComments(deps, comments, postSeqs, o.reactionsTake, me, b);
   const itemsByPost = new Map<string, CommentItemView[]>();
@@ -199,13 +199,13 @@ export async function assembleDiscussions(
       requesterContext: {
         isOwner: me === r.ownerId,
         isFlaggingAsSpam: false,
-        isSubscribed: followed.has(r.id),
-        isLiking: liked.has(r.id),
-        isSaved: saved.has(r.id),
-        isPinned: pinned.has(r.id),
-        isRequesterBlocking: blocks.blocking.has(r.ownerId),
-        isInteractionRestricted: blocks.blockedBy.has(r.ownerId),
-        isFollowing: followed.has(r.id),
+        isSubscribed: marks.follow.has(r.id),
+        isLiking: marks.like.has(r.id),
+        isSaved: marks.save.has(r.id),
+        isPinned: marks.pin.has(r.id),
+        isRequesterBlocking: b.blocking.has(r.ownerId),
+        isInteractionRestricted: b.blockedBy.has(r.ownerId),
+        isFollowing: marks.follow.has(r.id),
       },
       summary: { totalCommentsAndReplies: counts.all, sharedCount: shareCounts.get(r.id) ?? 0 },
     };

@@ -21,11 +21,9 @@ export const POST_REACTIONS_TAKE = 10;
 export async function getPost(ctx: Ctx, postId: string, query: GetPostQuery): Promise<DiscussionView> {
   const requesterId = requesterOf(ctx.actor);
   const repo = socialRepository(ctx.db.kysely);
-  const post = await repo.findPost(postId);
-  if (!post) throw new AppError("NotFound", "The post was not found");
-  if (post.isDeleted === 0 && !(await repo.isVisible(postId, requesterId))) {
-    throw new AppError("NotFound", "The post was not found");
-  }
+  const found = await repo.findPostFor(postId, requesterId);
+  if (!found || (found.isDeleted === 0 && !found.visible)) throw new AppError("NotFound", "The post was not found");
+  const { visible: _visible, ...post } = found;
   const [discussion] = await assembleDiscussions(ctx, [post], {
     requesterId,
     commentsTake: post.isDeleted ? 0 : query.take,

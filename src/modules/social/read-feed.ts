@@ -150,7 +150,8 @@ export const TRENDING_TTL_MS = 60_000;
 async function trendingInstruments(ctx: Ctx): Promise<number[]> {
   const now = ctx.clock.now().getTime();
   const cached = trendingCache.get(ctx.db);
-  if (cached && now - cached.at < TRENDING_TTL_MS) return cached.ids;
+  // A store with fewer trending instruments than the list holds is small: recomputing is cheap.
+  if (cached && cached.ids.length === TRENDING_INSTRUMENTS && now - cached.at < TRENDING_TTL_MS) return cached.ids;
   const since = new Date(now - TRENDING_WINDOW_DAYS * 86_400_000).toISOString();
   const ids = await socialRepository(ctx.db.kysely).trendingInstruments(since, TRENDING_INSTRUMENTS);
   trendingCache.set(ctx.db, { at: now, ids });

@@ -103,6 +103,20 @@ export const socialRepository = (db: Executor) => ({
     await db.updateTable("posts").set(patch).where("id", "=", id).execute();
   },
 
+  /** The post (whatever its state) and whether `requesterId` may see it: one query. */
+  async findPostFor(postId: string, requesterId: string | null): Promise<(PostRow & { visible: boolean }) | undefined> {
+    const row = await db
+      .selectFrom("posts")
+      .innerJoin("users as owner", "owner.id", "posts.ownerId")
+      .selectAll("posts")
+      .select((eb) => eb.case().when(visible(eb, requesterId)).then(1).else(0).end().as("visible"))
+      .where("posts.id", "=", postId)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const { visible: v, ...post } = row;
+    return { ...(post as PostRow), visible: count(v) === 1 };
+  },
+
   /** Whether `requesterId` (null = anonymous) may see this one post. */
   async isVisible(postId: string, requesterId: string | null): Promise<boolean> {
     const row = await db
@@ -210,28 +224,25 @@ export const socialRepository = (db: Executor) => ({
     return db.selectFrom("mentions").selectAll().where("entityId", "in", entityIds).orderBy("position").execute();
   },
 
-  /** Shares per post: counted on the origin post and on an intermediate share. */
+  /** Shares per post, in one query: counted on the origin post and on an intermediate share. */
   async shareCounts(postIds: readonly string[]): Promise<Map<string, number>> {
     const out = new Map<string, number>();
     if (postIds.length === 0) return out;
-    const [byOrigin, byShared] = await Promise.all([
-      db
-        .selectFrom("posts")
-        .select(["sharedOriginPostId as id", (eb) => eb.fn.countAll<number | string>().as("n")])
-        .where("sharedOriginPostId", "in", postIds)
-        .where("isDeleted", "=", 0)
-        .groupBy("sharedOriginPostId")
-        .execute(),
-      db
-        .selectFrom("posts")
-        .select(["sharedPostId as id", (eb) => eb.fn.countAll<number | string>().as("n")])
-        .where("sharedPostId", "in", postIds)
-        .where("isDeleted", "=", 0)
-        .whereRef("sharedPostId", "!=", "sharedOriginPostId")
-        .groupBy("sharedPostId")
-        .execute(),
-    ]);
-    for (const r of [...byOrigin, ...byShared]) if (r.id) out.set(r.id, (out.get(r.id) ?? 0) + count(r.n));
+    const rows = await db
+      .selectFrom("posts")
+      .select(["sharedPostId", "sharedOriginPostId", (eb) => eb.fn.countAll<number | string>().as("n")])
+      .where((eb) => eb.or([eb("sharedOriginPostId", "in", postIds), eb("sharedPostId", "in", postIds)]))
+      .where("isDeleted", "=", 0)
+      .groupBy(["sharedPostId", "sharedOriginPostId"])
+      .execute();
+    const wanted = new Set(postIds);
+    const add = (id: string, n: number) => out.set(id, (out.get(id) ?? 0) + n);
+    for (const r of rows) {
+      const n = count(r.n);
+      if (r.sharedOriginPostId && wanted.has(r.sharedOriginPostId)) add(r.sharedOriginPostId, n);
+      if (r.sharedPostId && r.sharedPostId !== r.sharedOriginPostId && wanted.has(r.sharedPostId))
+        add(r.sharedPostId, n);
+    }
     return out;
   },
 
@@ -284,6 +295,46 @@ export const socialRepository = (db: Executor) => ({
       .groupBy("optionId")
       .execute();
     return new Map(rows.map((r) => [r.optionId, count(r.n)]));
+  },
+
+  /** Options of the polls with their vote counts and whether `userId` voted for each: one query. */
+  async optionsWithVotes(
+    pollIds: readonly number[],
+    userId: string | null,
+  ): Promise<(PollOptionRow & { votes: number; mine: boolean })[]> {
+    if (pollIds.length === 0) return [];
+    const rows = await db
+      .selectFrom("pollOptions")
+      .leftJoin("pollVotes", "pollVotes.optionId", "pollOptions.id")
+      .select((eb) => [
+        "pollOptions.id",
+        "pollOptions.pollId",
+        "pollOptions.idx",
+        "pollOptions.text",
+        eb.fn.count<number | string>("pollVotes.userId").as("votes"),
+        eb.fn
+          .max<number | string>(
+            eb
+              .case()
+              .when("pollVotes.userId", "=", userId ?? "")
+              .then(1)
+              .else(0)
+              .end(),
+          )
+          .as("mine"),
+      ])
+      .where("pollOptions.pollId", "in", pollIds)
+      .groupBy(["pollOptions.id", "pollOptions.pollId", "pollOptions.idx", "pollOptions.text"])
+      .orderBy("pollOptions.idx")
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      pollId: r.pollId,
+      idx: r.idx,
+      text: r.text,
+      votes: count(r.votes),
+      mine: count(r.mine) === 1,
+    }));
   },
 
   async votesOf(userId: string, pollIds: readonly number[]): Promise<Set<number>> {
@@ -473,26 +524,42 @@ export const socialRepository = (db: Executor) => ({
     return new Map(rows.map((r) => [r.entityId, count(r.n)]));
   },
 
-  /** The newest `perEntity` likes of each entity, one query. */
-  async likesPreview(entityIds: readonly string[], perEntity: number): Promise<LikeRow[]> {
-    if (entityIds.length === 0 || perEntity <= 0) return [];
+  /**
+   * The newest `perEntity` likes of each entity and each entity's like count, in one query
+   * (window functions, on both engines). Entities without likes are absent from `totals`.
+   */
+  async likesPreview(
+    entityIds: readonly string[],
+    perEntity: number,
+  ): Promise<{ likes: LikeRow[]; totals: Map<string, number> }> {
+    if (entityIds.length === 0) return { likes: [], totals: new Map() };
     const inner = db
       .selectFrom("likes")
       .selectAll()
-      .select((eb) =>
+      .select((eb) => [
         eb.fn
           .agg<number>("row_number")
           .over((o) => o.partitionBy("entityId").orderBy("seq", "desc"))
           .as("rn"),
-      )
+        eb.fn
+          .countAll<number | string>()
+          .over((o) => o.partitionBy("entityId"))
+          .as("total"),
+      ])
       .where("entityId", "in", entityIds);
     const rows = await db
       .selectFrom(inner.as("l"))
       .selectAll()
-      .where("l.rn", "<=", perEntity)
+      .where("l.rn", "<=", Math.max(perEntity, 1))
       .orderBy("l.seq", "desc")
       .execute();
-    return rows.map(({ rn: _rn, ...row }) => row as LikeRow);
+    const totals = new Map<string, number>();
+    const likes: LikeRow[] = [];
+    for (const { rn, total, ...row } of rows) {
+      totals.set(row.entityId, count(total));
+      if (Number(rn) <= perEntity) likes.push(row as LikeRow);
+    }
+    return { likes, totals };
   },
 
   async likesPage(entityId: string, offset: number, limit: number): Promise<LikeRow[]> {
@@ -539,6 +606,41 @@ export const socialRepository = (db: Executor) => ({
       .where("postId", "in", postIds)
       .execute();
     return new Set(rows.map((r) => r.postId));
+  },
+
+  /** Which of the posts the user likes, saved, pinned and follows: one query. */
+  async requesterMarks(userId: string, postIds: readonly string[]) {
+    const out = { like: new Set<string>(), save: new Set<string>(), pin: new Set<string>(), follow: new Set<string>() };
+    if (postIds.length === 0) return out;
+    const rows = await db
+      .selectFrom("likes")
+      .select([sql<string>`'like'`.as("kind"), "entityId as postId"])
+      .where("userId", "=", userId)
+      .where("entityId", "in", postIds)
+      .unionAll(
+        db
+          .selectFrom("saves")
+          .select([sql<string>`'save'`.as("kind"), "postId"])
+          .where("userId", "=", userId)
+          .where("postId", "in", postIds),
+      )
+      .unionAll(
+        db
+          .selectFrom("pins")
+          .select([sql<string>`'pin'`.as("kind"), "postId"])
+          .where("userId", "=", userId)
+          .where("postId", "in", postIds),
+      )
+      .unionAll(
+        db
+          .selectFrom("postFollows")
+          .select([sql<string>`'follow'`.as("kind"), "postId"])
+          .where("userId", "=", userId)
+          .where("postId", "in", postIds),
+      )
+      .execute();
+    for (const r of rows) out[r.kind as keyof typeof out].add(r.postId);
+    return out;
   },
 
   async postFollowers(postId: string): Promise<string[]> {

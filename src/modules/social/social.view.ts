@@ -127,6 +127,8 @@ export interface Bundle {
   users: Map<string, UserRecord>;
   /** Users who block the requester: their profiles say `isBlocked`. */
   blockedBy: Set<string>;
+  /** Users the requester blocks. */
+  blocking: Set<string>;
   markets: Map<number, MarketView>;
   tags: Map<string, number[]>;
   mentions: Map<string, { userId: string; isDirect: boolean }[]>;

@@ -8,7 +8,7 @@ import { type Ctx, type Deps, transact, withActor } from "../context.js";
 import { findInstruments } from "../market/find-instruments.js";
 import { currentQuotes } from "../market/quotes.js";
 import { ORDER_TYPE_CLOSE, STATUS_EXECUTED, TRADE_SCOPES } from "./demo-account.js";
-import { once } from "./idempotency.js";
+import { idempotently } from "./idempotency.js";
 import { marginShare, pnlCents, UNITS_EPSILON } from "./math.js";
 import { type PositionRow, type TradingRepository, tradingRepository } from "./trading.repository.js";
 
@@ -54,9 +54,11 @@ export async function closePosition(
   const quote = instrumentId ? (await currentQuotes(ctx, [instrumentId])).get(instrumentId) : undefined;
   const symbol = instrumentId ? ((await findInstruments(ctx, [instrumentId])).get(instrumentId)?.symbol ?? "") : "";
 
-  const { result } = await transact(ctx, async (trx, record) => {
-    const repo = tradingRepository(trx);
-    return once(ctx, repo, { userId: actor.userId, requestId, operation: `close:${positionId}`, input }, async () => {
+  return idempotently(
+    ctx,
+    { userId: actor.userId, requestId, operation: `close:${positionId}`, input },
+    async (trx, record) => {
+      const repo = tradingRepository(trx);
       const position = await repo.findPosition(positionId);
       if (!position || position.userId !== actor.userId || !quote) throw notFound(positionId);
       if (position.status !== "open") {
@@ -87,9 +89,8 @@ export async function closePosition(
       });
       if (!closed) throw new AppError("Conflict", `Position ${positionId} was closed or changed meanwhile`);
       return closed;
-    });
-  });
-  return result;
+    },
+  );
 }
 
 /**

@@ -1,8 +1,10 @@
 import { createHash } from "node:crypto";
 import { isoNow } from "../../core/clock.js";
 import { AppError } from "../../core/errors.js";
-import type { Deps } from "../context.js";
-import type { TradingRepository } from "./trading.repository.js";
+import type { DomainEvent } from "../../core/events.js";
+import type { Executor } from "../../infra/db/executor.js";
+import { type Deps, transact } from "../context.js";
+import { type IdempotencyRow, tradingRepository } from "./trading.repository.js";
 
 /** A canonical JSON text (keys sorted), so that key order and casing never change the hash. */
 function canonical(value: unknown): string {
@@ -21,39 +23,70 @@ export const requestHash = (operation: string, input: unknown) =>
     .update(`${operation}\n${canonical(input)}`)
     .digest("hex");
 
+/** Unwinds the transaction when the request turns out to have been done already. */
+class AlreadyDone extends Error {
+  constructor(readonly stored: IdempotencyRow) {
+    super("already done");
+  }
+}
+
+export interface IdempotencyKey {
+  userId: string;
+  requestId: string;
+  operation: string;
+  input: unknown;
+}
+
 /**
- * Runs `work` at most once per (caller, x-request-id), inside the caller's transaction: the key
- * is claimed first, the response stored with the work, and both commit together. A retry with
- * the same body gets the stored response; the same id with another body or operation gets 409.
- * A request that failed (rolled back) stored nothing, so its retry runs again.
+ * Runs `work` in one transaction at most once per (caller, x-request-id). The key and the
+ * response are written at the end of the work's own transaction, so they commit together with
+ * it or not at all. A retry with the same body gets the stored response (and its work is rolled
+ * back); the same id with another body or operation gets 409. A request that failed stored
+ * nothing, so its retry runs again.
+ *
+ * Costs one statement on the way through: the key's insert (on conflict do nothing). A
+ * concurrent duplicate waits on that insert (PostgreSQL) or on the writer lock (SQLite), finds
+ * the key taken, and replays the winner's response.
  */
-export async function once<T>(
-  deps: Pick<Deps, "clock">,
-  repo: TradingRepository,
-  key: { userId: string; requestId: string; operation: string; input: unknown },
-  work: () => Promise<T>,
-): Promise<{ result: T; replayed: boolean }> {
+export async function idempotently<T>(
+  deps: Deps,
+  key: IdempotencyKey,
+  work: (trx: Executor, record: (event: DomainEvent) => void) => Promise<T>,
+): Promise<T> {
   const bodyHash = requestHash(key.operation, key.input);
-  const claimed = await repo.claimRequest({
-    userId: key.userId,
-    requestId: key.requestId,
-    operation: key.operation,
-    bodyHash,
-    response: "",
-    createdAt: isoNow(deps.clock),
-  });
-  if (!claimed) {
-    const stored = await repo.findRequest(key.userId, key.requestId);
-    if (!stored || stored.bodyHash !== bodyHash || stored.response === "") {
+  try {
+    return await transact(deps, async (trx, record) => {
+      const repo = tradingRepository(trx);
+      let result: T;
+      try {
+        result = await work(trx, record);
+      } catch (error) {
+        // The work may fail only because it was done before (the position is now closed, the
+        // price moved): a used key wins over the failure.
+        const stored = await repo.findRequest(key.userId, key.requestId).catch(() => undefined);
+        if (stored) throw new AlreadyDone(stored);
+        throw error;
+      }
+      const recorded = await repo.recordRequest({
+        userId: key.userId,
+        requestId: key.requestId,
+        operation: key.operation,
+        bodyHash,
+        response: JSON.stringify(result),
+        createdAt: isoNow(deps.clock),
+      });
+      if (!recorded) throw new AlreadyDone((await repo.findRequest(key.userId, key.requestId))!);
+      return result;
+    });
+  } catch (error) {
+    if (!(error instanceof AlreadyDone)) throw error;
+    if (error.stored.bodyHash !== bodyHash) {
       throw new AppError(
         "Conflict",
         "This x-request-id was already used for a different request; send a new id for a new order",
         [{ field: "header/x-request-id", message: "already used with a different body or operation" }],
       );
     }
-    return { result: JSON.parse(stored.response) as T, replayed: true };
+    return JSON.parse(error.stored.response) as T;
   }
-  const result = await work();
-  await repo.storeResponse(key.userId, key.requestId, JSON.stringify(result));
-  return { result, replayed: false };
 }

@@ -1,15 +1,16 @@
 import { requireUser } from "../../core/access.js";
+import type { UserActor } from "../../core/actor.js";
 import { isoNow } from "../../core/clock.js";
 import { AppError, type ErrorDetail } from "../../core/errors.js";
 import { newId } from "../../core/ids.js";
-import { type Ctx, transact } from "../context.js";
+import type { Ctx, Deps } from "../context.js";
 import type { Quote } from "../market/engine.js";
 import { findInstruments, type Instrument } from "../market/find-instruments.js";
 import { currentQuotes } from "../market/quotes.js";
 import { demoAccountOf, ORDER_TYPE_OPEN, STATUS_EXECUTED, TRADE_SCOPES } from "./demo-account.js";
-import { once } from "./idempotency.js";
+import { idempotently } from "./idempotency.js";
 import { amountForUnits, fromCents, toCents, unitsFor } from "./math.js";
-import { tradingRepository } from "./trading.repository.js";
+import { type TradingRepository, tradingRepository } from "./trading.repository.js";
 
 /** The request, with wire names already translated (InstrumentID → instrumentId ...). */
 export interface OpenOrderInput {
@@ -72,99 +73,97 @@ export async function openMarketOrder(
   const instrument = (await findInstruments(ctx, [input.instrumentId])).get(input.instrumentId);
   const quote = instrument ? (await currentQuotes(ctx, [input.instrumentId])).get(input.instrumentId) : undefined;
 
-  const { result } = await transact(ctx, async (trx, record) => {
+  return idempotently(ctx, { userId: actor.userId, requestId, operation: kind, input }, async (trx, record) => {
     const repo = tradingRepository(trx);
-    return once(ctx, repo, { userId: actor.userId, requestId, operation: kind, input }, async () => {
-      const plan = validate(input, kind, instrument, quote);
+    const plan = validate(input, kind, instrument, quote);
+    if (!(await debit(ctx, repo, actor, plan.amountCents))) {
       const account = await demoAccountOf(ctx, repo, actor);
-      if (!(await repo.debit(actor.userId, plan.amountCents, isoNow(ctx.clock)))) {
-        const field = kind === "by-amount" ? "Amount" : "AmountInUnits";
-        throw new AppError("ValidationFailed", "The order costs more than the available cash", [
-          detail(
-            field,
-            `needs ${fmt(fromCents(plan.amountCents))} USD but only ${fmt(fromCents(account.cashCents))} USD is available`,
-          ),
-        ]);
-      }
-      const now = isoNow(ctx.clock);
-      const token = newId();
-      const common = {
-        userId: actor.userId,
-        cid: actor.gcid,
-        instrumentId: plan.instrumentId,
-        isBuy: input.isBuy ? 1 : 0,
-        leverage: input.leverage,
-        amountCents: plan.amountCents,
-        units: plan.units,
-        stopLossRate: plan.stopLossRate,
-        takeProfitRate: plan.takeProfitRate,
-        isTslEnabled: plan.isTslEnabled ? 1 : 0,
-        isNoStopLoss: plan.stopLossRate === 0 ? 1 : 0,
-        isNoTakeProfit: plan.takeProfitRate === 0 ? 1 : 0,
-      };
-      const orderId = await repo.insertOrder({
-        ...common,
-        orderType: ORDER_TYPE_OPEN,
-        statusId: STATUS_EXECUTED,
-        requestedUnits: kind === "by-units" ? plan.units : null,
-        rate: plan.rate,
-        positionId: null,
-        unitsToDeduct: null,
-        token,
-        openDateTime: now,
-        lastUpdate: now,
-      });
-      const positionId = await repo.insertPosition({
-        ...common,
-        orderId,
-        initialAmountCents: plan.amountCents,
-        initialUnits: plan.units,
-        openRate: plan.rate,
-        openDateTime: now,
-        tslGap: plan.tslGap,
-        status: "open",
-        version: 1,
-        lastUpdate: now,
-      });
-      await repo.setOrderPosition(orderId, positionId);
-      record({
-        type: "PositionOpened",
-        userId: actor.userId,
-        positionId,
-        instrumentId: plan.instrumentId,
-        isBuy: input.isBuy,
-        openRate: plan.rate,
-        stopLossRate: plan.stopLossRate,
-        takeProfitRate: plan.takeProfitRate,
-        isTslEnabled: plan.isTslEnabled,
-        tslGap: plan.tslGap,
-        occurredAt: now,
-      });
-      const order: OrderForOpen = {
-        orderId,
-        positionId,
-        instrumentId: plan.instrumentId,
-        amountCents: plan.amountCents,
-        units: plan.units,
-        requestedUnits: kind === "by-units" ? plan.units : null,
-        isBuy: input.isBuy,
-        leverage: input.leverage,
-        rate: plan.rate,
-        stopLossRate: plan.stopLossRate,
-        takeProfitRate: plan.takeProfitRate,
-        isTslEnabled: plan.isTslEnabled,
-        isNoStopLoss: plan.stopLossRate === 0,
-        isNoTakeProfit: plan.takeProfitRate === 0,
-        orderType: ORDER_TYPE_OPEN,
-        statusId: STATUS_EXECUTED,
-        cid: actor.gcid,
-        openDateTime: now,
-        lastUpdate: now,
-      };
-      return { order, token };
+      const field = kind === "by-amount" ? "Amount" : "AmountInUnits";
+      throw new AppError("ValidationFailed", "The order costs more than the available cash", [
+        detail(
+          field,
+          `needs ${fmt(fromCents(plan.amountCents))} USD but only ${fmt(fromCents(account.cashCents))} USD is available`,
+        ),
+      ]);
+    }
+    const now = isoNow(ctx.clock);
+    const token = newId();
+    const common = {
+      userId: actor.userId,
+      cid: actor.gcid,
+      instrumentId: plan.instrumentId,
+      isBuy: input.isBuy ? 1 : 0,
+      leverage: input.leverage,
+      amountCents: plan.amountCents,
+      units: plan.units,
+      stopLossRate: plan.stopLossRate,
+      takeProfitRate: plan.takeProfitRate,
+      isTslEnabled: plan.isTslEnabled ? 1 : 0,
+      isNoStopLoss: plan.stopLossRate === 0 ? 1 : 0,
+      isNoTakeProfit: plan.takeProfitRate === 0 ? 1 : 0,
+    };
+    const orderId = await repo.insertOrder({
+      ...common,
+      orderType: ORDER_TYPE_OPEN,
+      statusId: STATUS_EXECUTED,
+      requestedUnits: kind === "by-units" ? plan.units : null,
+      rate: plan.rate,
+      // Open orders name their position by id equality (positionId = orderId); see insertPosition.
+      positionId: null,
+      unitsToDeduct: null,
+      token,
+      openDateTime: now,
+      lastUpdate: now,
     });
+    const positionId = await repo.insertPosition({
+      ...common,
+      positionId: orderId,
+      orderId,
+      initialAmountCents: plan.amountCents,
+      initialUnits: plan.units,
+      openRate: plan.rate,
+      openDateTime: now,
+      tslGap: plan.tslGap,
+      status: "open",
+      version: 1,
+      lastUpdate: now,
+    });
+    record({
+      type: "PositionOpened",
+      userId: actor.userId,
+      positionId,
+      instrumentId: plan.instrumentId,
+      isBuy: input.isBuy,
+      openRate: plan.rate,
+      stopLossRate: plan.stopLossRate,
+      takeProfitRate: plan.takeProfitRate,
+      isTslEnabled: plan.isTslEnabled,
+      tslGap: plan.tslGap,
+      occurredAt: now,
+    });
+    const order: OrderForOpen = {
+      orderId,
+      positionId,
+      instrumentId: plan.instrumentId,
+      amountCents: plan.amountCents,
+      units: plan.units,
+      requestedUnits: kind === "by-units" ? plan.units : null,
+      isBuy: input.isBuy,
+      leverage: input.leverage,
+      rate: plan.rate,
+      stopLossRate: plan.stopLossRate,
+      takeProfitRate: plan.takeProfitRate,
+      isTslEnabled: plan.isTslEnabled,
+      isNoStopLoss: plan.stopLossRate === 0,
+      isNoTakeProfit: plan.takeProfitRate === 0,
+      orderType: ORDER_TYPE_OPEN,
+      statusId: STATUS_EXECUTED,
+      cid: actor.gcid,
+      openDateTime: now,
+      lastUpdate: now,
+    };
+    return { order, token };
   });
-  return result;
 }
 
 interface Plan {
@@ -291,4 +290,16 @@ function rateOrNone(value: number | null | undefined, field: string, problems: E
     return 0;
   }
   return value;
+}
+
+/**
+ * The guarded debit (cash >= amount). The account is opened on first use, so a first order
+ * creates it and debits again; false = not enough cash.
+ */
+async function debit(deps: Deps, repo: TradingRepository, actor: UserActor, cents: number): Promise<boolean> {
+  const at = isoNow(deps.clock);
+  if (await repo.debit(actor.userId, cents, at)) return true;
+  if (await repo.findAccount(actor.userId)) return false;
+  await demoAccountOf(deps, repo, actor);
+  return repo.debit(actor.userId, cents, at);
 }

@@ -3,7 +3,7 @@ import { AppError } from "../../core/errors.js";
 import type { Ctx } from "../context.js";
 import type { Quote } from "../market/engine.js";
 import { currentQuotes } from "../market/quotes.js";
-import { demoAccountOf, READ_SCOPES } from "./demo-account.js";
+import { demoAccountOf, ORDER_TYPE_OPEN, READ_SCOPES } from "./demo-account.js";
 import { pnlCents } from "./math.js";
 import {
   type AccountRow,
@@ -69,7 +69,9 @@ export async function getOrder(ctx: Ctx, orderId: number): Promise<OrderInfo> {
   const repo = tradingRepository(ctx.db.kysely);
   const order = await repo.findOrder(actor.userId, orderId);
   if (!order) throw new AppError("NotFound", `Order ${orderId} was not found`);
-  const position = order.positionId === null ? undefined : await repo.findPosition(order.positionId);
+  // An open order's position has the order's id (decision 0046); a close order names its position.
+  const positionId = order.positionId ?? (order.orderType === ORDER_TYPE_OPEN ? order.orderId : null);
+  const position = positionId === null ? undefined : await repo.findPosition(positionId);
   return { order, position };
 }
 

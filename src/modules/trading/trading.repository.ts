@@ -42,11 +42,8 @@ const trade = (r: Selectable<DemoTradesTable>): TradeRow => ({
 export const tradingRepository = (db: Executor) => ({
   // --- idempotency ---------------------------------------------------------------------------
 
-  /**
-   * Claims (user, request id) for this call. On PostgreSQL a concurrent claim of the same key
-   * waits here until the first transaction ends; false = someone already holds it.
-   */
-  async claimRequest(row: Insertable<IdempotencyKeysTable>): Promise<boolean> {
+  /** Records a done request with its response; false when the key was already taken. */
+  async recordRequest(row: Insertable<IdempotencyKeysTable>): Promise<boolean> {
     const inserted = await db
       .insertInto("idempotencyKeys")
       .values(row)
@@ -63,15 +60,6 @@ export const tradingRepository = (db: Executor) => ({
       .where("userId", "=", userId)
       .where("requestId", "=", requestId)
       .executeTakeFirst();
-  },
-
-  async storeResponse(userId: string, requestId: string, response: string): Promise<void> {
-    await db
-      .updateTable("idempotencyKeys")
-      .set({ response })
-      .where("userId", "=", userId)
-      .where("requestId", "=", requestId)
-      .execute();
   },
 
   // --- accounts ------------------------------------------------------------------------------
@@ -120,10 +108,6 @@ export const tradingRepository = (db: Executor) => ({
     return Number(inserted.orderId);
   },
 
-  async setOrderPosition(orderId: number, positionId: number): Promise<void> {
-    await db.updateTable("demoOrders").set({ positionId }).where("orderId", "=", orderId).execute();
-  },
-
   async findOrder(userId: string, orderId: number): Promise<OrderRow | undefined> {
     const row = await db
       .selectFrom("demoOrders")
@@ -136,7 +120,8 @@ export const tradingRepository = (db: Executor) => ({
 
   // --- positions -----------------------------------------------------------------------------
 
-  async insertPosition(row: Insertable<DemoPositionsTable>): Promise<number> {
+  /** The position id is given: it is the id of the order that opens it (no extra write to link them). */
+  async insertPosition(row: Insertable<DemoPositionsTable> & { positionId: number }): Promise<number> {
     const inserted = await db.insertInto("demoPositions").values(row).returning("positionId").executeTakeFirstOrThrow();
     return Number(inserted.positionId);
   },

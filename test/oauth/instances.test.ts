@@ -1,0 +1,85 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { type App, buildApp } from "../../src/app.js";
+import { loadConfig } from "../../src/config.js";
+import type { Deps } from "../../src/modules/context.js";
+import { closeDeps, createDeps } from "../../src/runtime.js";
+import { REDIS_TEST_URL } from "../support/services.js";
+import { authorizeViaForms, client, FORM, form, PASSWORD, passwordUser, pkce, REDIRECT } from "./support.js";
+
+/** Two instances on one store and one Redis bus, each caching verified bearer tokens for a minute. */
+describe.each(inject("services").redis ? ["redis"] : [])("bearer tokens across instances (%s bus)", () => {
+  let dir: string;
+  const instances: { deps: Deps; app: App }[] = [];
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "sta-oauth-instances-"));
+    const config = loadConfig(
+      { LOG_LEVEL: "silent", REDIS_URL: REDIS_TEST_URL, AUTH_CACHE_TTL_MS: "60000", RATE_LIMITS_ENABLED: "false" },
+      { database: join(dir, "shared.db") },
+    );
+    for (let i = 0; i < 2; i++) {
+      const deps = await createDeps(config);
+      instances.push({ deps, app: await buildApp(config, deps) });
+    }
+  });
+  afterAll(async () => {
+    for (const { app, deps } of instances) {
+      await app.close();
+      await closeDeps(deps);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("a token revoked on one instance stops working at once on the other, despite its cache", async () => {
+    const [a, b] = instances as [{ deps: Deps; app: App }, { deps: Deps; app: App }];
+    const h = { app: a.app, deps: a.deps } as never;
+    const c = await client(h, { isPublic: true });
+    const user = await passwordUser(h);
+    const p = pkce();
+    const { url } = await authorizeViaForms(
+      { app: a.app },
+      {
+        response_type: "code",
+        client_id: c.clientId,
+        redirect_uri: REDIRECT,
+        scope: "user-info:read",
+        code_challenge: p.challenge,
+        code_challenge_method: "S256",
+      },
+      { username: user.username, password: PASSWORD },
+    );
+    const tokens = (
+      await a.app.inject({
+        method: "POST",
+        url: "/oauth/token",
+        headers: FORM,
+        payload: form({
+          grant_type: "authorization_code",
+          code: url.searchParams.get("code")!,
+          redirect_uri: REDIRECT,
+          client_id: c.clientId,
+          code_verifier: p.verifier,
+        }),
+      })
+    ).json();
+    const me = (app: App) =>
+      app.inject({ method: "GET", url: "/api/v1/me", headers: { authorization: `Bearer ${tokens.access_token}` } });
+    expect((await me(b.app)).statusCode).toBe(200); // now cached on b for a minute
+
+    const revoked = await a.app.inject({
+      method: "POST",
+      url: "/oauth/revoke",
+      headers: FORM,
+      payload: form({ token: tokens.refresh_token, client_id: c.clientId }),
+    });
+    expect(revoked.statusCode).toBe(200);
+    let status = 200;
+    for (let i = 0; i < 30 && status === 200; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      status = (await me(b.app)).statusCode;
+    }
+    expect(status).toBe(401);
+  });
+});

@@ -1,0 +1,58 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { UserActor } from "../../src/core/actor.js";
+import { withActor } from "../../src/modules/context.js";
+import { RecordedSource } from "../../src/modules/market/engine.js";
+import { currentQuotes } from "../../src/modules/market/quotes.js";
+import { openMarketOrder } from "../../src/modules/trading/open-market-order.js";
+import { getTradeHistory } from "../../src/modules/trading/read-account.js";
+import { loadTriggers, triggerIndexOf } from "../../src/modules/trading/triggers.js";
+import { engines, type Harness, startHarness } from "../support/harness.js";
+
+describe.each(engines())("trigger index rebuilt from the store on %s", (engine) => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness(engine);
+  });
+  afterAll(async () => h.close());
+
+  it("watches the open positions' levels again after a restart, and only those", async () => {
+    const u = await h.user(["trade.demo:write"]);
+    const actor: UserActor = {
+      kind: "user",
+      userId: u.user.id,
+      gcid: u.user.gcid,
+      via: "key-pair",
+      credentialId: u.keyId,
+      scopes: ["trade.demo:write"],
+      environment: "demo",
+    };
+    const ctx = withActor(h.deps, actor);
+    await currentQuotes(h.deps, [1003]);
+    h.deps.market.useSource(new RecordedSource({ 1003: [400] }, h.deps.market.steps));
+    await h.deps.market.tick();
+    const open = (sl: number, tp: number) =>
+      openMarketOrder(
+        ctx,
+        randomUUID(),
+        { instrumentId: 1003, isBuy: true, leverage: 1, amount: 100, stopLossRate: sl, takeProfitRate: tp },
+        "by-amount",
+      );
+    const a = await open(390, 0);
+    const b = await open(0, 420);
+    await open(0, 0);
+    // A restart: the in-memory index is empty until it is loaded.
+    const index = triggerIndexOf(h.deps);
+    index.remove(a.order.positionId);
+    index.remove(b.order.positionId);
+    expect(index.size).toBe(0);
+    expect(await loadTriggers(h.deps)).toBe(2);
+    expect(index.currentStop(a.order.positionId)).toBe(390);
+    h.deps.market.useSource(new RecordedSource({ 1003: [385] }, h.deps.market.steps));
+    await h.deps.market.tick();
+    const history = await getTradeHistory(ctx, { page: 1, pageSize: 10 });
+    expect(history.map((t) => [t.positionId, t.closeReason, t.closeRate])).toEqual([
+      [a.order.positionId, "StopLoss", 390],
+    ]);
+  });
+});
