@@ -134,6 +134,24 @@ describe.each(engines())("demo trading on %s", (engine) => {
     expect(o.amount).toBe(Math.round(((10 * q.ask) / 2) * 100) / 100);
   });
 
+  it("by-units: 422 when the units are worth less than the minimum, even less than a cent", async () => {
+    const u = await trader();
+    for (const units of [0.01, 1e-9]) {
+      const res = await post(BY_UNITS, u.headers, {
+        InstrumentID: AAPL,
+        IsBuy: true,
+        Leverage: 1,
+        AmountInUnits: units,
+      });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().details[0]).toMatchObject({
+        field: "body/AmountInUnits",
+        message: expect.stringMatching(/minimum/),
+      });
+    }
+    expect((await get(PORTFOLIO, u.headers)).json().clientPortfolio.positions).toEqual([]);
+  });
+
   describe("validation: 422 with the reason", () => {
     const cases: [string, (q: { bid: number; ask: number }) => Record<string, unknown>, string, RegExp][] = [
       ["an unknown instrument", () => ({ ...order, InstrumentID: 987654 }), "body/InstrumentID", /no instrument/],

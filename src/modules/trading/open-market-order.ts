@@ -223,7 +223,8 @@ export function validate(
     }
   }
   const minCents = Math.round(instrument.minAmount * 100);
-  if (amountCents > 0 && amountCents < minCents) {
+  const sizeIsValid = units > 0;
+  if (sizeIsValid && amountCents < minCents) {
     const field = kind === "by-amount" ? "Amount" : "AmountInUnits";
     problems.push(
       detail(
