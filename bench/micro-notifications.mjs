@@ -12,7 +12,7 @@ import { issueDemoCredentials, seedDemoWorld } from "../dist/seed/seed.js";
 
 const dir = mkdtempSync(join(tmpdir(), "sta-micro-"));
 const N = Number(process.argv[2] ?? 20000);
-async function time(label, deps, fn) {
+async function time(label, _deps, fn) {
   for (let i = 0; i < 1000; i++) await fn();
   const t = performance.now();
   for (let i = 0; i < N; i++) await fn();

@@ -180,10 +180,17 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
 
   const corsText = (pick(undefined, "CORS_ORIGINS") ?? "*").trim();
   const corsOrigins: "*" | string[] =
-    corsText === "*" ? "*" : corsText.split(",").map((o) => o.trim()).filter((o) => o !== "" && o !== "none");
+    corsText === "*"
+      ? "*"
+      : corsText
+          .split(",")
+          .map((o) => o.trim())
+          .filter((o) => o !== "" && o !== "none");
   for (const origin of corsOrigins === "*" ? [] : corsOrigins) {
     if (!/^https?:\/\/[^/\s]+$/i.test(origin)) {
-      problems.push(`CORS_ORIGINS must be *, none, or comma-separated origins like https://app.example.com (got "${origin}")`);
+      problems.push(
+        `CORS_ORIGINS must be *, none, or comma-separated origins like https://app.example.com (got "${origin}")`,
+      );
     }
   }
 

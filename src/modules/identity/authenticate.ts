@@ -22,7 +22,9 @@ interface Known {
  */
 export function createKeyPairAuthenticator(deps: Deps): KeyPairAuthenticator {
   const cache = new TtlCache<Known>(deps.config.authCacheTtlMs, 10_000, deps.clock);
-  deps.bus.subscribeEverywhere("KeyPairRevoked", (event) => cache.evictWhere((k) => k.actor.credentialId === event.keyPairId));
+  deps.bus.subscribeEverywhere("KeyPairRevoked", (event) =>
+    cache.evictWhere((k) => k.actor.credentialId === event.keyPairId),
+  );
 
   return async (apiKey, userKey) => {
     const userKeyHash = hashSecret(userKey);
