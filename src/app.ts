@@ -5,6 +5,7 @@ import type { Config } from "./config.js";
 import { ERROR_STATUS } from "./core/errors.js";
 import type { App } from "./http/app-type.js";
 import { registerAuth, registerScopeCheck } from "./http/auth.js";
+import { registerCaseInsensitiveBodies } from "./http/body-case.js";
 import { clientErrorHandler, registerErrorHandling } from "./http/errors.js";
 import { registerOpenApi } from "./http/openapi.js";
 import { registerRateLimit, trustProxyOption } from "./http/rate-limit.js";
@@ -75,6 +76,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
     maxAge: 600,
   });
   registerErrorHandling(app, (code) => ERROR_STATUS[code]);
+  registerCaseInsensitiveBodies(app);
   registerAuth(app, {
     keyPair: createKeyPairAuthenticator(deps),
     bearer: bearerAuthenticator(app, deps),

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 
 /**
  * Upstream binds JSON bodies case-insensitively (ASP.NET), and clients rely on it: `Message`,
@@ -13,6 +13,17 @@ type JsonSchema = {
   oneOf?: JsonSchema[];
 };
 
+const lowerMaps = new WeakMap<object, Map<string, string>>();
+/** Property names by their lower case, computed once per schema object. */
+function lowerNames(properties: Record<string, JsonSchema>): Map<string, string> {
+  let map = lowerMaps.get(properties);
+  if (!map) {
+    map = new Map(Object.keys(properties).map((k) => [k.toLowerCase(), k]));
+    lowerMaps.set(properties, map);
+  }
+  return map;
+}
+
 export function canonicalizeKeys(schema: JsonSchema | undefined, value: unknown): unknown {
   if (!schema || value === null || typeof value !== "object") return value;
   const alternatives = schema.anyOf ?? schema.oneOf;
@@ -22,7 +33,7 @@ export function canonicalizeKeys(schema: JsonSchema | undefined, value: unknown)
   }
   if (Array.isArray(value)) return schema.items ? value.map((v) => canonicalizeKeys(schema.items, v)) : value;
   if (!schema.properties) return value;
-  const byLower = new Map(Object.keys(schema.properties).map((k) => [k.toLowerCase(), k]));
+  const byLower = lowerNames(schema.properties);
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
     const canonical = key in schema.properties ? key : (byLower.get(key.toLowerCase()) ?? key);
@@ -40,4 +51,14 @@ export function caseInsensitiveBody(schema: unknown) {
       request.body = canonicalizeKeys(schema as JsonSchema, request.body);
     }
   };
+}
+
+/** Every route with a body schema reads its body case-insensitively, as upstream does. */
+export function registerCaseInsensitiveBodies(app: FastifyInstance): void {
+  app.addHook("preValidation", async (request) => {
+    const schema = request.routeOptions.schema?.body;
+    if (schema && request.body && typeof request.body === "object") {
+      request.body = canonicalizeKeys(schema as JsonSchema, request.body);
+    }
+  });
 }

@@ -1,7 +1,6 @@
 import { Type } from "typebox";
 import { api } from "../../http/access.js";
 import type { App } from "../../http/app-type.js";
-import { caseInsensitiveBody } from "../../http/body-case.js";
 import { errorResponse, NoContent } from "../../http/schemas.js";
 import { type Deps, withActor } from "../context.js";
 import { READ_SCOPES, WRITE_SCOPES } from "./access.js";
@@ -106,7 +105,6 @@ export function registerInteractionRoutes(app: App, deps: Deps): void {
     app.route({
       method: "POST",
       url: list,
-      preValidation: caseInsensitiveBody(CommentBody),
       ...api(
         write,
         {
@@ -134,7 +132,6 @@ export function registerInteractionRoutes(app: App, deps: Deps): void {
     app.route({
       method: "PUT",
       url: one,
-      preValidation: caseInsensitiveBody(CommentBody),
       ...api(
         write,
         {

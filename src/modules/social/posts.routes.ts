@@ -1,7 +1,6 @@
 import { Type } from "typebox";
 import { api } from "../../http/access.js";
 import type { App } from "../../http/app-type.js";
-import { caseInsensitiveBody } from "../../http/body-case.js";
 import { errorResponse, NoContent } from "../../http/schemas.js";
 import { type Deps, withActor } from "../context.js";
 import { READ_SCOPES, WRITE_SCOPES } from "./access.js";
@@ -41,7 +40,6 @@ export function registerPostRoutes(app: App, deps: Deps): void {
     app.route({
       method: "POST",
       url,
-      preValidation: caseInsensitiveBody(CreateDiscussionBody),
       ...api(
         write,
         {
@@ -67,7 +65,6 @@ export function registerPostRoutes(app: App, deps: Deps): void {
   app.route({
     method: "POST",
     url: "/api/v1/posts/polls",
-    preValidation: caseInsensitiveBody(CreatePollBody),
     ...api(
       write,
       {
@@ -111,7 +108,6 @@ export function registerPostRoutes(app: App, deps: Deps): void {
   app.route({
     method: "PUT",
     url: "/api/v1/posts/:postId",
-    preValidation: caseInsensitiveBody(UpdatePostBody),
     ...api(
       write,
       {
@@ -186,7 +182,6 @@ export function registerPostRoutes(app: App, deps: Deps): void {
   app.route({
     method: "POST",
     url: "/api/v1/posts/shares",
-    preValidation: caseInsensitiveBody(ShareBody),
     ...api(
       write,
       {

@@ -1,6 +1,5 @@
 import { type Access, api } from "../../http/access.js";
 import type { App } from "../../http/app-type.js";
-import { caseInsensitiveBody } from "../../http/body-case.js";
 import { errorResponse, NoContent } from "../../http/schemas.js";
 import { type Deps, withActor } from "../context.js";
 import { addWatchlistItems, createDefaultWatchlistWithItems } from "./add-watchlist-items.js";
@@ -44,7 +43,6 @@ const NOT_FOUND = errorResponse(404, "No such watchlist of yours (another user's
 const CONFLICT = errorResponse(409, "A builtin or computed watchlist cannot be changed this way");
 
 /** Item bodies bind case-insensitively, as upstream's do (`ItemID` = `itemId`). */
-const canonicalBody = caseInsensitiveBody(ItemsBody);
 
 const toItems = (body: ItemRequest[]) =>
   body.map((i) => ({
@@ -196,7 +194,6 @@ export function registerWatchlistRoutes(app: App, deps: Deps): void {
   app.route({
     method: "POST",
     url: "/api/v1/watchlists/default-watchlist/selected-items",
-    preValidation: canonicalBody,
     ...api(
       WRITE,
       {
@@ -262,7 +259,6 @@ export function registerWatchlistRoutes(app: App, deps: Deps): void {
   app.route({
     method: "POST",
     url: "/api/v1/watchlists/:watchlistId/items",
-    preValidation: canonicalBody,
     ...api(
       WRITE,
       {
@@ -292,7 +288,6 @@ export function registerWatchlistRoutes(app: App, deps: Deps): void {
   app.route({
     method: "PUT",
     url: "/api/v1/watchlists/:watchlistId/items",
-    preValidation: canonicalBody,
     ...api(
       WRITE,
       {
@@ -321,7 +316,6 @@ export function registerWatchlistRoutes(app: App, deps: Deps): void {
   app.route({
     method: "DELETE",
     url: "/api/v1/watchlists/:watchlistId/items",
-    preValidation: canonicalBody,
     ...api(
       WRITE,
       {
