@@ -5,21 +5,38 @@ import { API_VERSION } from "../http/openapi.js";
 import { startMarket } from "../modules/market/quotes.js";
 import { loadTriggers } from "../modules/trading/triggers.js";
 import { closeDeps, createDeps } from "../runtime.js";
-import { DEMO_USERNAME, issueDemoCredentials, seedDemoWorld } from "../seed/seed.js";
+import { DEMO_PASSWORD, DEMO_USERNAME, ensureDocsClient, issueDemoCredentials, seedDemoWorld } from "../seed/seed.js";
 import type { Output } from "./output.js";
 
 /** Seeding by default only for the embedded store: a shared PostgreSQL is seeded on purpose. */
 export const shouldSeed = (config: Config) =>
   config.seed === "always" || (config.seed === "auto" && config.database.kind === "sqlite");
 
+interface DemoCredentials {
+  apiKey: string;
+  userKey: string;
+  username: string;
+  scopes: string[];
+  /** The seeded password (valid unless someone changed it with `users set-password`). */
+  password: string;
+  docsClientId: string;
+}
+
 export async function serve(config: Config, out: Output): Promise<void> {
   const deps = await createDeps(config);
-  let credentials: { apiKey: string; userKey: string; username: string; scopes: string[] } | undefined;
+  let credentials: DemoCredentials | undefined;
   if (shouldSeed(config)) {
     const report = await seedDemoWorld(deps, (step) => deps.log.debug({ step }, "seeding"));
     if (report.created.length > 0) deps.log.info({ created: report.created }, "seeded the demo world");
     const issued = await issueDemoCredentials(deps);
-    credentials = { apiKey: issued.apiKey, userKey: issued.userKey, username: DEMO_USERNAME, scopes: issued.scopes };
+    credentials = {
+      apiKey: issued.apiKey,
+      userKey: issued.userKey,
+      username: DEMO_USERNAME,
+      scopes: issued.scopes,
+      password: DEMO_PASSWORD,
+      docsClientId: await ensureDocsClient(deps),
+    };
   }
   // The catalog is reference data: priced and ticking whatever the seed mode.
   await startMarket(deps);
@@ -48,7 +65,7 @@ export async function serve(config: Config, out: Output): Promise<void> {
   );
 }
 
-function banner(baseUrl: string, c: { apiKey: string; userKey: string; username: string } | undefined): string {
+function banner(baseUrl: string, c: DemoCredentials | undefined): string {
   const lines = [
     "",
     `Social Trading API ${API_VERSION} is serving`,
@@ -68,6 +85,9 @@ function banner(baseUrl: string, c: { apiKey: string; userKey: string; username:
       `       -H "x-api-key: ${c.apiKey}" \\`,
       `       -H "x-user-key: ${c.userKey}" \\`,
       `       ${baseUrl}/api/v1/notifications/messages`,
+      "",
+      `OAuth 2.0: on ${baseUrl}/docs press "Authorize", use client id ${c.docsClientId} under oauth2,`,
+      `  and sign in as ${c.username} / ${c.password}.`,
     );
   }
   return `${lines.join("\n")}\n`;

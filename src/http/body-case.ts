@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 
 /**
  * Upstream binds JSON bodies case-insensitively (ASP.NET), and clients rely on it: `Message`,
@@ -42,15 +42,6 @@ export function canonicalizeKeys(schema: JsonSchema | undefined, value: unknown)
     out[canonical] = canonicalizeKeys(schema.properties[canonical], v);
   }
   return out;
-}
-
-/** A preValidation hook for a route whose body schema is `schema`. */
-export function caseInsensitiveBody(schema: unknown) {
-  return async (request: FastifyRequest) => {
-    if (request.body && typeof request.body === "object") {
-      request.body = canonicalizeKeys(schema as JsonSchema, request.body);
-    }
-  };
 }
 
 /** Every route with a body schema reads its body case-insensitively, as upstream does. */

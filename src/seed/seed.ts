@@ -3,12 +3,18 @@ import { type Deps, withActor } from "../modules/context.js";
 import { createUser } from "../modules/identity/create-user.js";
 import { identityRepository, type UserRow } from "../modules/identity/identity.repository.js";
 import { createKeyPair, type IssuedKeyPair } from "../modules/identity/key-pairs.js";
+import { setPassword } from "../modules/identity/set-password.js";
 import { ensureInstrumentCatalog } from "../modules/market/seed-catalog.js";
 import { notify } from "../modules/notifications/notify.js";
+import { createClient, listClients } from "../modules/oauth/clients.js";
 import { seedSocial } from "../modules/social/seed-social.js";
 import { seedWatchlists } from "../modules/watchlists/seed-watchlists.js";
 
 export const DEMO_USERNAME = "demo";
+/** The demo user's password on the OAuth sign-in page, set when the seed creates the user. */
+export const DEMO_PASSWORD = "demo-password";
+/** A public OAuth client for the docs page's "Authorize" (Swagger UI, PKCE). */
+export const DOCS_CLIENT_NAME = "API docs (Swagger UI)";
 
 const PEOPLE = [
   { username: DEMO_USERNAME, firstName: "Dana", lastName: "Demo", countryCode: 826 },
@@ -55,6 +61,7 @@ export async function seedDemoWorld(deps: Deps, onProgress: (step: string) => vo
   }
   const demoUser = (await repo.findUserByUsername(DEMO_USERNAME)) as UserRow;
   if (created.includes(DEMO_USERNAME)) {
+    await setPassword(ctx, DEMO_USERNAME, DEMO_PASSWORD);
     onProgress("notifications");
     const base = deps.clock.now().getTime();
     const messages = [
@@ -88,6 +95,22 @@ export async function seedDemoWorld(deps: Deps, onProgress: (step: string) => vo
     created.push(`${posts} posts`);
   }
   return { created, demoUser };
+}
+
+/** The docs page's OAuth client id, registering it on first use (any loopback port matches). */
+export async function ensureDocsClient(deps: Deps): Promise<string> {
+  const ctx = withActor(deps, systemActor("seed"));
+  const existing = (await listClients(ctx)).find((c) => c.name === DOCS_CLIENT_NAME);
+  if (existing) return existing.clientId;
+  const created = await createClient(ctx, {
+    name: DOCS_CLIENT_NAME,
+    isPublic: true,
+    redirectUris: [
+      "http://127.0.0.1/docs/static/oauth2-redirect.html",
+      "http://[::1]/docs/static/oauth2-redirect.html",
+    ],
+  });
+  return created.clientId;
 }
 
 export async function isEmpty(deps: Deps): Promise<boolean> {

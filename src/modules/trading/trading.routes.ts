@@ -1,4 +1,3 @@
-import type { TObject } from "typebox";
 import { api } from "../../http/access.js";
 import type { App } from "../../http/app-type.js";
 import { errorResponse } from "../../http/schemas.js";
@@ -10,7 +9,6 @@ import { getOrder, getPortfolio, getTradeHistory } from "./read-account.js";
 import {
   CloseBody,
   CloseOrderResponse,
-  canonicalKeys,
   HistoryQuery,
   HistoryResponse,
   OpenByAmountBody,
@@ -26,9 +24,7 @@ import { toCloseOrder, toOpenOrder, toOrderInfo, toPnl, toPortfolio, toTrade } f
 
 const REUSED_ID = errorResponse(409, "The x-request-id was already used for a different request");
 
-const caseInsensitive = (schema: TObject) => async (request: { body: unknown }) => {
-  request.body = canonicalKeys(schema, request.body);
-};
+/** Upstream reads bodies case-insensitively (`instrumentId` = `InstrumentID`): src/http/body-case.ts. */
 
 export function registerTradingRoutes(app: App, deps: Deps): void {
   const prefix = deps.config.scopePrefix;
@@ -40,7 +36,6 @@ export function registerTradingRoutes(app: App, deps: Deps): void {
   app.route({
     method: "POST",
     url: "/api/v1/trading/execution/demo/market-open-orders/by-amount",
-    preValidation: caseInsensitive(OpenByAmountBody),
     ...api(
       write,
       {
@@ -81,7 +76,6 @@ export function registerTradingRoutes(app: App, deps: Deps): void {
   app.route({
     method: "POST",
     url: "/api/v1/trading/execution/demo/market-open-orders/by-units",
-    preValidation: caseInsensitive(OpenByUnitsBody),
     ...api(
       write,
       {
@@ -121,7 +115,6 @@ export function registerTradingRoutes(app: App, deps: Deps): void {
   app.route({
     method: "POST",
     url: "/api/v1/trading/execution/demo/market-close-orders/positions/:positionId",
-    preValidation: caseInsensitive(CloseBody),
     ...api(
       write,
       {
