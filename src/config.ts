@@ -129,7 +129,12 @@ export function parseDatabaseTarget(value: string): DatabaseTarget {
 
 type Env = Record<string, string | undefined>;
 
-export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Config {
+/** Defaults that differ by program: the CLI's commands log less than the server. */
+export interface ConfigDefaults {
+  logLevel?: LogLevel;
+}
+
+export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defaults: ConfigDefaults = {}): Config {
   const problems: string[] = [];
   const pick = (flag: string | number | undefined, name: string): string | undefined => {
     if (flag !== undefined && flag !== "") return String(flag);
@@ -162,7 +167,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
     problems.push(`REDIS_URL must start with redis:// or rediss:// (got "${redactUrl(redisUrl)}")`);
   }
 
-  const logLevel = (pick(flags.logLevel, "LOG_LEVEL") ?? "info").toLowerCase();
+  const logLevel = (pick(flags.logLevel, "LOG_LEVEL") ?? defaults.logLevel ?? "info").toLowerCase();
   if (!LOG_LEVELS.includes(logLevel as LogLevel)) {
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")} (got "${logLevel}")`);
   }

@@ -40,7 +40,7 @@ const globals = (cmd: Command) => cmd.optsWithGlobals<GlobalOptions & ConfigFlag
 async function withStore(cmd: Command, work: (ctx: Ctx, out: Output, deps: Deps) => Promise<void>, migrate = true) {
   const opts = globals(cmd);
   const out = makeOutput(Boolean(opts.json));
-  const config = loadConfig(process.env, { database: opts.database, logLevel: process.env.LOG_LEVEL ?? "warn" });
+  const config = loadConfig(undefined, { database: opts.database }, { logLevel: "warn" });
   const deps = await createDeps(config, { migrate });
   try {
     await work(withActor(deps, systemActor("cli")), out, deps);
@@ -63,7 +63,7 @@ program
   )
   .action(async (_o, cmd: Command) => {
     const opts = globals(cmd);
-    const config: Config = loadConfig(process.env, opts);
+    const config: Config = loadConfig(undefined, opts);
     await serve(config, makeOutput(Boolean(opts.json)));
   });
 
