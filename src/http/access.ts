@@ -40,6 +40,17 @@ export function securityFor(access: Access, prefix: string): Record<string, stri
   return [...oauth, ...pair, ...(access.auth === "optional" ? [{}] : [])];
 }
 
+/**
+ * A query parameter with a default is optional to the caller (validation fills the default in),
+ * so the document must not mark it required. Validation is unchanged.
+ */
+function withDefaultsOptional<T extends TSchema>(query: T): T {
+  const q = query as TSchema & { properties?: Record<string, { default?: unknown }>; required?: string[] };
+  if (!q.properties || !q.required) return query;
+  const required = q.required.filter((name) => q.properties?.[name]?.default === undefined);
+  return { ...query, required } as T;
+}
+
 interface RouteSchema {
   params?: TSchema;
   querystring?: TSchema;
@@ -67,9 +78,13 @@ export function api<S extends RouteSchema>(access: Access, schema: S, prefix: st
     Object.entries(schema.response).map(([status, s]) => [status, withRateLimitHeaders(s)]),
   );
   const errors: Record<number, TSchema> = {
-    401: errorResponse(401, "Missing, unknown or conflicting credentials", {
-      "WWW-Authenticate": { description: "Present for bearer token problems", schema: { type: "string" } },
-    }),
+    // Refused before the limiter runs (there is no known caller to count): no RateLimit headers.
+    401: errorResponse(
+      401,
+      "Missing, unknown or conflicting credentials",
+      { "WWW-Authenticate": { description: "Present for bearer token problems", schema: { type: "string" } } },
+      false,
+    ),
     403: errorResponse(403, "The credential lacks every scope this operation accepts"),
     422: errorResponse(422, "Validation failed; `details` names each offending field"),
     429: errorResponse(429, "Too many requests", {
@@ -86,6 +101,7 @@ export function api<S extends RouteSchema>(access: Access, schema: S, prefix: st
     config: { access },
     schema: {
       ...schema,
+      ...(schema.querystring ? { querystring: withDefaultsOptional(schema.querystring) } : {}),
       headers,
       security: securityFor(access, prefix),
       response: { ...errors, ...successes } as S["response"],

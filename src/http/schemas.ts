@@ -32,10 +32,16 @@ const errorCodesFor = (status: number) =>
     .map(([code]) => code)
     .join(", ");
 
-export function errorResponse(status: number, description: string, extraHeaders: Record<string, unknown> = {}) {
+/** An error response; `rateLimited` false for answers given before the limiter runs (401). */
+export function errorResponse(
+  status: number,
+  description: string,
+  extraHeaders: Record<string, unknown> = {},
+  rateLimited = true,
+) {
   return Type.Object(ErrorBody.properties, {
     description: `${description} (errorCode: ${errorCodesFor(status)})`,
-    headers: { ...RATE_LIMIT_HEADERS, ...extraHeaders },
+    headers: { ...(rateLimited ? RATE_LIMIT_HEADERS : {}), ...extraHeaders },
   } as Record<string, unknown>);
 }
 

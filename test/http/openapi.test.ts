@@ -77,6 +77,25 @@ describe("the OpenAPI document", () => {
     }
   });
 
+  it("never marks a query parameter that has a default as required", () => {
+    const offenders = apiOperations().flatMap(({ path, method, op }) =>
+      (op.parameters ?? [])
+        .filter(
+          (p) =>
+            p.in === "query" && p.required && (p as { schema?: { default?: unknown } }).schema?.default !== undefined,
+        )
+        .map((p) => `${method.toUpperCase()} ${path} ?${p.name}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it("documents RateLimit headers on every answer to a known caller, not on 401", () => {
+    for (const { path, method, op } of apiOperations()) {
+      expect(op.responses["401"]!.headers ?? {}, `${method} ${path}`).not.toHaveProperty("RateLimit-Limit");
+      expect(op.responses["403"]!.headers, `${method} ${path}`).toHaveProperty("RateLimit-Limit");
+    }
+  });
+
   it("lists the notifications scopes per operation and requires x-request-id there", () => {
     const get = doc.paths["/api/v1/notifications/messages"]!.get!;
     expect(get.security).toContainEqual({ oauth2: ["service-public:notifications:read"] });

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { demoCidOf } from "../../src/modules/identity/identity.view.js";
 import { RecordedSource } from "../../src/modules/market/engine.js";
 import { currentQuotes } from "../../src/modules/market/quotes.js";
 import { READ_SCOPES, TRADE_SCOPES } from "../../src/modules/trading/demo-account.js";
@@ -89,7 +90,7 @@ describe.each(engines())("demo trading on %s", (engine) => {
       mirrorID: 0,
       orderType: 17,
       statusID: 1,
-      CID: u.user.gcid,
+      CID: demoCidOf(u.user.gcid),
       rate: q.ask,
     });
     expect(body.orderForOpen.units).toBeCloseTo(1234.56 / q.ask, 10);
@@ -320,7 +321,7 @@ describe.each(engines())("demo trading on %s", (engine) => {
         instrumentID: AAPL,
         orderType: 19,
         statusID: 1,
-        CID: u.user.gcid,
+        CID: demoCidOf(u.user.gcid),
         closeRate: q.bid,
         netProfit: expected,
       });

@@ -169,7 +169,7 @@ export interface CommentsPage {
 export async function listComments(
   ctx: Ctx,
   target: CommentTarget,
-  q: { take: number; offsetEntityId?: string | undefined; order: "asc" | "desc" },
+  q: { take: number; offsetEntityId?: string | undefined; order: "Asc" | "Desc" | "asc" | "desc" },
 ): Promise<CommentsPage> {
   const requesterId = requesterOf(ctx.actor);
   const repo = socialRepository(ctx.db.kysely);
@@ -190,7 +190,7 @@ export async function listComments(
   }
   const filter = { postId: post.id, parentId };
   const [rows, total] = await Promise.all([
-    repo.listComments(filter, after, q.order, q.take + 1, requesterId),
+    repo.listComments(filter, after, q.order.toLowerCase() as "asc" | "desc", q.take + 1, requesterId),
     repo.countComments(filter),
   ]);
   const page = rows.slice(0, q.take);

@@ -174,7 +174,8 @@ export function registerPostRoutes(app: App, deps: Deps): void {
         const ctx = withActor(deps, request.actor);
         const { postId, pollId, optionId } = request.params;
         await (method === "POST" ? vote : removeVote)(ctx, postId, pollId, optionId);
-        return reply.status(202).send(null);
+        // Upstream answers 202 with no content.
+        return reply.status(202).send(undefined as unknown as null);
       },
     });
   }

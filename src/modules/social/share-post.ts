@@ -90,7 +90,7 @@ export interface SharesPage {
 export async function listShares(
   ctx: Ctx,
   postId: string,
-  q: { take: number; offsetEntityId?: string | undefined; order: "asc" | "desc" },
+  q: { take: number; offsetEntityId?: string | undefined; order: "Asc" | "Desc" | "asc" | "desc" },
 ): Promise<SharesPage> {
   const actor = requireReader(ctx.actor);
   const repo = socialRepository(ctx.db.kysely);
@@ -100,7 +100,7 @@ export async function listShares(
   }
   const after = q.offsetEntityId ? ((await repo.findPost(q.offsetEntityId))?.seq ?? null) : null;
   const [rows, total] = await Promise.all([
-    repo.sharesOf(postId, after, q.order, q.take + 1),
+    repo.sharesOf(postId, after, q.order.toLowerCase() as "asc" | "desc", q.take + 1),
     repo.countShares(postId),
   ]);
   const page = rows.slice(0, q.take);

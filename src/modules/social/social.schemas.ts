@@ -382,7 +382,10 @@ export const PostQuery = Type.Object({
 export const ListQuery = Type.Object({
   take: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
   offsetEntityId: Type.Optional(Type.String({ format: "uuid" })),
-  order: Type.Union([Type.Literal("asc"), Type.Literal("desc")], { default: "desc" }),
+  // Upstream's enum is Asc | Desc; lower case is accepted too.
+  order: Type.Union([Type.Literal("Desc"), Type.Literal("Asc"), Type.Literal("desc"), Type.Literal("asc")], {
+    default: "Desc",
+  }),
   badgesExperimentIsEnabled: Badges,
 });
 

@@ -1,6 +1,7 @@
 import type { UserActor } from "../../core/actor.js";
 import { isoNow } from "../../core/clock.js";
 import type { Deps } from "../context.js";
+import { demoCidOf } from "../identity/identity.view.js";
 import type { AccountRow, TradingRepository } from "./trading.repository.js";
 
 export const TRADE_SCOPES = ["trade.demo:write", "demo:write"] as const;
@@ -20,7 +21,7 @@ export async function demoAccountOf(deps: Deps, repo: TradingRepository, actor: 
   const starting = deps.config.demo.startingBalanceCents;
   await repo.createAccountIfMissing({
     userId: actor.userId,
-    cid: actor.gcid,
+    cid: demoCidOf(actor.gcid),
     cashCents: starting,
     startingCents: starting,
     realizedPnlCents: 0,

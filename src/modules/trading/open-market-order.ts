@@ -4,6 +4,7 @@ import { isoNow } from "../../core/clock.js";
 import { AppError, type ErrorDetail } from "../../core/errors.js";
 import { newId } from "../../core/ids.js";
 import type { Ctx, Deps } from "../context.js";
+import { demoCidOf } from "../identity/identity.view.js";
 import type { Quote } from "../market/engine.js";
 import { findInstruments, type Instrument } from "../market/find-instruments.js";
 import { currentQuotes } from "../market/quotes.js";
@@ -90,7 +91,7 @@ export async function openMarketOrder(
     const token = newId();
     const common = {
       userId: actor.userId,
-      cid: actor.gcid,
+      cid: demoCidOf(actor.gcid),
       instrumentId: plan.instrumentId,
       isBuy: input.isBuy ? 1 : 0,
       leverage: input.leverage,
@@ -158,7 +159,7 @@ export async function openMarketOrder(
       isNoTakeProfit: plan.takeProfitRate === 0,
       orderType: ORDER_TYPE_OPEN,
       statusId: STATUS_EXECUTED,
-      cid: actor.gcid,
+      cid: demoCidOf(actor.gcid),
       openDateTime: now,
       lastUpdate: now,
     };
