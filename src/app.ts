@@ -1,11 +1,11 @@
-import cors from "@fastify/cors";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger } from "fastify";
 import type { Config } from "./config.js";
 import { ERROR_STATUS } from "./core/errors.js";
 import type { App } from "./http/app-type.js";
 import { registerAuth, registerScopeCheck } from "./http/auth.js";
-import { registerCaseInsensitiveBodies } from "./http/body-case.js";
+import { registerJsonBodies } from "./http/body-case.js";
+import { registerCors } from "./http/cors.js";
 import { clientErrorHandler, registerErrorHandling } from "./http/errors.js";
 import { registerOpenApi } from "./http/openapi.js";
 import { registerRateLimit, trustProxyOption } from "./http/rate-limit.js";
@@ -45,38 +45,12 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
     ajv: { customOptions: { allErrors: true, coerceTypes: "array", removeAdditional: true, useDefaults: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  // JSON only: without the built-in text/plain parser every other content type gets 415.
-  app.removeContentTypeParser("text/plain");
-  // Many clients send `content-type: application/json` on body-less POST/PUT operations (upstream
-  // has several): an empty body is "no body" (a route that needs one answers 422), not a 400.
-  const json = app.getDefaultJsonParser("error", "error");
-  app.removeContentTypeParser("application/json");
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
-    const text = typeof body === "string" ? body : body.toString("utf8");
-    if (text.trim() === "") return done(null, undefined);
-    return json(request, text, done);
-  });
+  registerJsonBodies(app);
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
-  // Any browser app may call the API with its own credentials (headers, never cookies).
-  await app.register(cors, {
-    origin: config.corsOrigins === "*" ? "*" : config.corsOrigins,
-    allowedHeaders: ["content-type", "authorization", "x-api-key", "x-user-key", "x-request-id"],
-    exposedHeaders: [
-      "x-request-id",
-      "RateLimit-Limit",
-      "RateLimit-Remaining",
-      "RateLimit-Reset",
-      "RateLimit-Policy",
-      "Retry-After",
-      "WWW-Authenticate",
-    ],
-    methods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
-    maxAge: 600,
-  });
+  await registerCors(app, config.corsOrigins);
   registerErrorHandling(app, (code) => ERROR_STATUS[code]);
-  registerCaseInsensitiveBodies(app);
   registerAuth(app, {
     keyPair: createKeyPairAuthenticator(deps),
     bearer: bearerAuthenticator(app, deps),

@@ -53,3 +53,21 @@ export function registerCaseInsensitiveBodies(app: FastifyInstance): void {
     }
   });
 }
+
+/**
+ * JSON only: without the built-in text/plain parser every other content type gets 415. Many
+ * clients send `content-type: application/json` on body-less POST/PUT operations (upstream has
+ * several): an empty body is "no body" (a route that needs one answers 422), not a 400.
+ * `__proto__` and `constructor` keys are refused (400).
+ */
+export function registerJsonBodies(app: FastifyInstance): void {
+  app.removeContentTypeParser("text/plain");
+  const json = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    const text = typeof body === "string" ? body : body.toString("utf8");
+    if (text.trim() === "") return done(null, undefined);
+    return json(request, text, done);
+  });
+  registerCaseInsensitiveBodies(app);
+}
