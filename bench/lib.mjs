@@ -78,8 +78,26 @@ export async function startBaseline(response) {
   };
 }
 
+/**
+ * A scenario's request may carry `setupRequest(req) → req` (autocannon's hook, run before every
+ * request), e.g. to send a fresh `x-request-id` each time; this applies it once, for one-off calls.
+ */
+const once = (request) =>
+  request.setupRequest
+    ? {
+        ...request,
+        ...request.setupRequest({
+          method: request.method,
+          path: request.path,
+          headers: { ...request.headers },
+          body: request.body,
+        }),
+      }
+    : request;
+
 /** One request as the app answers it, to give the baseline the same bytes. */
-export async function capture(baseUrl, request) {
+export async function capture(baseUrl, scenarioRequest) {
+  const request = once(scenarioRequest);
   const res = await fetch(baseUrl + request.path, {
     method: request.method ?? "GET",
     headers: request.headers,
@@ -117,6 +135,21 @@ export async function load(baseUrl, request, { duration, connections, pid }) {
       body: request.body,
       connections,
       duration,
+      // Per-request setup (a fresh x-request-id for each order): autocannon's `requests` form.
+      ...(request.setupRequest
+        ? {
+            url: baseUrl,
+            requests: [
+              {
+                method: request.method ?? "GET",
+                path: request.path,
+                headers: request.headers,
+                body: request.body,
+                setupRequest: request.setupRequest,
+              },
+            ],
+          }
+        : {}),
     });
     const ok = result["2xx"];
     return {
@@ -137,3 +170,30 @@ export const median = (xs) => {
   const m = Math.floor(s.length / 2);
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
+
+/**
+ * The storage's own commit rate, for scenarios whose baseline is "the same number of plain
+ * inserts" (`baseline: "plain-inserts"`): `count` single-row insert transactions on a fresh SQLite
+ * file with the server's settings (WAL, synchronous NORMAL), one at a time, in this process.
+ */
+export async function plainInserts(count) {
+  const { default: Database } = await import("better-sqlite3");
+  const dir = mkdtempSync(join(tmpdir(), "sta-bench-inserts-"));
+  try {
+    const db = new Database(join(dir, "plain.db"));
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = NORMAL");
+    db.exec(
+      "create table t (id integer primary key autoincrement, user_id text not null, amount_cents integer not null, rate real not null, at text not null)",
+    );
+    const insert = db.prepare("insert into t (user_id, amount_cents, rate, at) values (?, ?, ?, ?)");
+    const one = db.transaction((i) => insert.run("u", 1000, 190.5 + i, new Date().toISOString()));
+    const t = performance.now();
+    for (let i = 0; i < count; i++) one(i);
+    const seconds = (performance.now() - t) / 1000;
+    db.close();
+    return { rps: count / seconds, p99: Number.NaN, non2xx: 0, errors: 0, ok: count, peakRssMb: rssMb(process.pid) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

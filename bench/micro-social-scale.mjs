@@ -126,17 +126,19 @@ async function world(posts) {
 async function explain(w, cases) {
   const k = w.deps.db.kysely;
   const seen = [];
-  const recorder = {
-    transformQuery: (args) => {
-      seen.push(args);
-      return args.node;
-    },
-    transformResult: async (args) => args.result,
-  };
-  const ctx = { ...w.ctx, db: { ...w.deps.db, kysely: k.withPlugin(recorder) } };
   for (const [name, fn] of Object.entries(cases)) {
     seen.length = 0;
     void fn;
+    // A fresh plugin per case: prepared queries (infra/db/prepared.ts) compile once per executor
+    // setup, so each case compiles, and is recorded, anew.
+    const recorder = {
+      transformQuery: (args) => {
+        seen.push(args);
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    const ctx = { ...w.ctx, db: { ...w.deps.db, kysely: k.withPlugin(recorder) } };
     await cases[name].call(null, ctx);
     for (const args of seen) {
       const compiled = k

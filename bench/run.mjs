@@ -4,7 +4,7 @@
 // them in alternating rounds in the same run, and reports throughput, p99 latency and their ratio.
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { capture, load, median, startApp, startBaseline } from "./lib.mjs";
+import { capture, load, median, plainInserts, startApp, startBaseline } from "./lib.mjs";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -53,11 +53,15 @@ for (const name of chosen) {
       throw new Error(`the scenario's request answered ${sample.status}: ${Buffer.from(sample.body, "base64")}`);
     // `baselineEnv`: the baseline is the same server started with that environment (e.g. a
     // feature switched off), prepared the same way, instead of the plain server.
-    baseline = scenario.baselineEnv ? await startApp(scenario.baselineEnv) : await startBaseline(sample);
-    const baselineRequest = scenario.baselineEnv ? await scenario.prepare(baseline) : request;
+    // `baseline: "plain-inserts"`: the baseline is the same number of plain SQLite insert
+    // transactions as the app's round completed (the storage's own commit rate), not a server.
+    const plain = scenario.baseline === "plain-inserts";
+    if (plain) baseline = { stop: async () => {} };
+    else baseline = scenario.baselineEnv ? await startApp(scenario.baselineEnv) : await startBaseline(sample);
+    const baselineRequest = plain ? undefined : scenario.baselineEnv ? await scenario.prepare(baseline) : request;
     process.stderr.write("warming up…\n");
     await load(app.baseUrl, request, { ...opts, duration: 2 });
-    await load(baseline.baseUrl, baselineRequest, { ...opts, duration: 2 });
+    if (!plain) await load(baseline.baseUrl, baselineRequest, { ...opts, duration: 2 });
 
     const runs = { app: [], baseline: [] };
     for (let i = 0; i < rounds; i++) {
@@ -65,6 +69,11 @@ for (const name of chosen) {
       for (const who of order) {
         process.stderr.write(`round ${i + 1}/${rounds}: ${who}…\n`);
         const target = who === "app" ? app : baseline;
+        if (who === "baseline" && plain) {
+          // The count of the app's latest round (round 1 runs the app first).
+          runs.baseline.push(await plainInserts(runs.app.at(-1).ok));
+          continue;
+        }
         runs[who].push(
           await load(target.baseUrl, who === "app" ? request : baselineRequest, { ...opts, pid: target.pid }),
         );
@@ -86,16 +95,20 @@ for (const name of chosen) {
     console.log("target     req/s (median)   p99 ms   non-2xx  errors  peak RSS MB");
     for (const [label, s] of [
       ["app", a],
-      ["baseline", b],
+      [plain ? "inserts" : "baseline", b],
     ]) {
       console.log(
         `${label.padEnd(10)} ${fmt(s.rps).padStart(14)} ${fmt(s.p99, 1).padStart(8)} ${String(s.non2xx).padStart(9)} ${String(s.errors).padStart(7)} ${fmt(s.peakRssMb, 1).padStart(12)}`,
       );
     }
-    console.log(`ratio app/baseline throughput: ${fmt(ratio * 100, 1)}%   p99 ratio: ${fmt(a.p99 / b.p99, 2)}x`);
+    const p99Ratio = a.p99 / b.p99;
+    console.log(
+      `ratio app/baseline throughput: ${fmt(ratio * 100, 1)}%${Number.isFinite(p99Ratio) ? `   p99 ratio: ${fmt(p99Ratio, 2)}x` : ""}`,
+    );
     const t = scenario.targets ?? {};
     const verdicts = [];
     if (t.minRatio) verdicts.push(`${ratio >= t.minRatio ? "MET" : "MISSED"} throughput target ≥ ${t.minRatio * 100}%`);
+    if (t.minRps) verdicts.push(`${a.rps >= t.minRps ? "MET" : "MISSED"} throughput target ≥ ${t.minRps} req/s`);
     if (t.maxRssMb) verdicts.push(`${a.peakRssMb <= t.maxRssMb ? "MET" : "MISSED"} memory target < ${t.maxRssMb} MB`);
     if (verdicts.length) console.log(verdicts.join("; "));
     if (a.non2xx > 0 || a.errors > 0) {

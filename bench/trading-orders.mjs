@@ -2,15 +2,12 @@
 // transaction: idempotency key, guarded debit, order, position), and in the same run the same
 // number of plain single-row insert transactions on a SQLite file with the server's settings.
 // Usage: npm run build && node bench/trading-orders.mjs [--duration S] [--connections C]
+// (`npm run bench -- trading-orders` runs the same measurement in rounds, as a scenario.)
 // Target (issue 6): at least 3,000 orders per second over HTTP on SQLite; the ratio shows the cost
 // of the order's work against the storage's own commit rate.
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import autocannon from "autocannon";
-import Database from "better-sqlite3";
-import { rssMb, startApp } from "./lib.mjs";
+import { plainInserts, rssMb, startApp } from "./lib.mjs";
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -34,7 +31,11 @@ try {
   };
   const body = JSON.stringify({ InstrumentID: 1001, IsBuy: true, Leverage: 1, Amount: 10 });
   const path = "/api/v1/trading/execution/demo/market-open-orders/by-amount";
-  const first = await fetch(app.baseUrl + path, { method: "POST", headers: { ...headers, "x-request-id": randomUUID() }, body });
+  const first = await fetch(app.baseUrl + path, {
+    method: "POST",
+    headers: { ...headers, "x-request-id": randomUUID() },
+    body,
+  });
   if (first.status !== 200) throw new Error(`order answered ${first.status}: ${await first.text()}`);
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb(app.pid))), 250);
   // Every order needs its own x-request-id: the same id would be an idempotent replay.
@@ -63,20 +64,9 @@ try {
   await app.stop();
 }
 
-// The same number of plain inserts, one transaction each, with the server's SQLite settings.
-const dir = mkdtempSync(join(tmpdir(), "sta-bench-inserts-"));
-const db = new Database(join(dir, "plain.db"));
-db.pragma("journal_mode = WAL");
-db.pragma("synchronous = NORMAL");
-db.exec("create table t (id integer primary key autoincrement, user_id text not null, amount_cents integer not null, rate real not null, at text not null)");
-const insert = db.prepare("insert into t (user_id, amount_cents, rate, at) values (?, ?, ?, ?)");
-const one = db.transaction((i) => insert.run("u", 1000, 190.5 + i, new Date().toISOString()));
-const t = performance.now();
-for (let i = 0; i < orders.total; i++) one(i);
-const insertSeconds = (performance.now() - t) / 1000;
-db.close();
-rmSync(dir, { recursive: true, force: true });
-const insertsPerSecond = orders.total / insertSeconds;
+// The same number of plain inserts, one transaction each, with the server's SQLite settings
+// (the same function as the `trading-orders` scenario's `plain-inserts` baseline).
+const insertsPerSecond = (await plainInserts(orders.total)).rps;
 
 const report = {
   scenario: "trading-orders",

@@ -1,4 +1,8 @@
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { allItemRows } from "../../src/modules/watchlists/present-watchlists.js";
+import { recordInvestment } from "../../src/modules/watchlists/record-investment.js";
+import { watchlistsRepository } from "../../src/modules/watchlists/watchlists.repository.js";
 import { engines, type Harness, startHarness } from "../support/harness.js";
 import { AAPL, BASE, BTC, type ContainerBody, client, ETH, ids, instrument, MSFT, TSLA } from "./support.js";
 
@@ -106,5 +110,55 @@ describe.each(engines())("watchlist limits on %s", (engine) => {
     const over = await u.api.call("GET", `${BASE}/public/${u.user.gcid}/${id}`);
     expect(over.statusCode).toBe(429);
     expect(over.json().errorCode).toBe("TooManyRequests");
+  });
+  it("RecentlyInvested keeps the newest 3 distinct instruments, newest first, ranked 0..n-1", async () => {
+    const u = await newUser();
+    const invest = (instrumentId: number, day: number) =>
+      recordInvestment(h.deps, {
+        userId: u.user.id,
+        instrumentId,
+        occurredAt: `2026-01-${String(day).padStart(2, "0")}T00:00:00.000Z`,
+      });
+    for (const [n, id] of [AAPL, TSLA, MSFT, AAPL, BTC].entries()) await invest(id, n + 1);
+    const recent = ((await u.api.call("GET", BASE)).json() as ContainerBody).watchlists.find(
+      (w) => w.watchlistType === "RecentlyInvested",
+    )!;
+    expect(recent.totalItems).toBe(3);
+    expect(recent.items.map((i) => [i.itemId, i.itemRank, i.itemAddedDate])).toEqual([
+      [BTC, 0, "2026-01-05T00:00:00.000Z"],
+      [AAPL, 1, "2026-01-04T00:00:00.000Z"],
+      [MSFT, 2, "2026-01-03T00:00:00.000Z"],
+    ]);
+  });
+
+  it("RecentlyInvested ranks continue across pages (page 1 of 2 per page starts at rank 2)", async () => {
+    const u = await newUser();
+    for (const instrumentId of [AAPL, TSLA, MSFT]) await recordInvestment(h.deps, { userId: u.user.id, instrumentId });
+    const row = await watchlistsRepository(h.deps.db.kysely).findBuiltin(u.user.id, "RecentlyInvested");
+    const res = await u.api.call("GET", `${BASE}/${row!.id}?itemsPerPage=2&pageNumber=1`);
+    expect(res.statusCode).toBe(200);
+    const w = (res.json() as ContainerBody).watchlists[0]!;
+    expect(w.totalItems).toBe(3);
+    expect(w.items.map((i) => [i.itemId, i.itemRank])).toEqual([[AAPL, 2]]);
+  });
+
+  it("RecentlyInvested matches a model (newest first, no duplicates, at most 3) for any sequence of investments", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom(AAPL, TSLA, MSFT, BTC, ETH), { maxLength: 12 }), async (sequence) => {
+        const u = await h.user(["watchlist:write"]);
+        for (const instrumentId of sequence) await recordInvestment(h.deps, { userId: u.user.id, instrumentId });
+        const model: number[] = [];
+        for (const id of sequence) model.splice(0, model.length, id, ...model.filter((x) => x !== id));
+        const row = await watchlistsRepository(h.deps.db.kysely).findBuiltin(u.user.id, "RecentlyInvested");
+        if (sequence.length === 0) {
+          expect(row).toBeUndefined();
+          return;
+        }
+        const items = await allItemRows(h.deps, row!, 100);
+        expect(items.map((i) => i.itemId)).toEqual(model.slice(0, 3));
+        expect(items.map((i) => i.itemRank)).toEqual(model.slice(0, 3).map((_, n) => n));
+      }),
+      { numRuns: 25 },
+    );
   });
 });

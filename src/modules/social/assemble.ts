@@ -2,7 +2,14 @@ import type { Deps } from "../context.js";
 import { getUserProfiles } from "../identity/user-profiles.js";
 import { findInstruments } from "../market/find-instruments.js";
 import { type MarketView, toMarket } from "../market/market.view.js";
-import { type CommentRow, type PostRow, socialRepository } from "./social.repository.js";
+import {
+  type CommentRow,
+  type LikeRow,
+  type PostRow,
+  type PostStats,
+  type SocialRepository,
+  socialRepository,
+} from "./social.repository.js";
 import {
   type AttachmentForm,
   type Bundle,
@@ -15,65 +22,154 @@ import {
   toReactions,
 } from "./social.view.js";
 
-/**
- * Turns post rows into the wire resources with a fixed number of queries, whatever the number
- * of posts: every relation is loaded for the whole set at once (no query per post).
+/*
+ * Turns rows into the wire resources with a small, fixed number of queries whatever the number of
+ * posts (docs/decisions/0078, 0079): every relation is loaded for the whole set at once, in at most
+ * three rounds of independent queries run side by side:
+ *   1. the page's own figures (counts and requester flags, one query), its inline comments, shared posts;
+ *   2. likes of posts and comments (one window query), tags and mentions (one query), polls,
+ *      comment figures;
+ *   3. the users all of these refer to, and the blocks between them and the requester.
  */
-async function loadBundle(
-  deps: Deps,
-  rows: readonly PostRow[],
-  requesterId: string | null,
-  extraUserIds: readonly string[] = [],
-  extraEntityIds: readonly string[] = [],
-): Promise<Bundle> {
-  const repo = socialRepository(deps.db.kysely);
-  const posts = new Map(rows.map((r) => [r.id, r]));
-  const missingShared = [
-    ...new Set(rows.flatMap((r) => [r.sharedPostId, r.sharedOriginPostId]).filter((id): id is string => !!id)),
-  ].filter((id) => !posts.has(id));
-  for (const r of await repo.postsByIds(missingShared)) posts.set(r.id, r);
-  const postIds = [...posts.keys()];
 
-  const [tagRows, mentionRows, polls] = await Promise.all([
-    repo.tagsFor(postIds),
-    repo.mentionsFor([...postIds, ...extraEntityIds]),
-    repo.pollsFor(postIds),
-  ]);
-  const pollIds = polls.map((p) => p.id);
-  const userIds = new Set<string>(extraUserIds);
+interface Relations {
+  bundle: Bundle;
+  likes: LikeRow[];
+  likeTotals: Map<string, number>;
+  commentStats: Map<string, { replies: number; liked: boolean }>;
+  parentSeqs: Map<string, number>;
+}
+
+/** The posts a share refers to that are not among the rows (one query, none without shares). */
+function sharedRowsOf(repo: SocialRepository, rows: readonly PostRow[]): Promise<PostRow[]> {
+  const have = new Set(rows.map((r) => r.id));
+  const missing = [
+    ...new Set(rows.flatMap((r) => [r.sharedPostId, r.sharedOriginPostId]).filter((id): id is string => !!id)),
+  ].filter((id) => !have.has(id));
+  return repo.postsByIds(missing);
+}
+
+const noLikes = { likes: [] as LikeRow[], totals: new Map<string, number>() };
+
+async function loadRelations(
+  deps: Deps,
+  repo: SocialRepository,
+  rows: readonly PostRow[],
+  shared: readonly PostRow[],
+  comments: readonly CommentRow[],
+  requesterId: string | null,
+  /** Entities whose first `reactionsTake` likes are shown (0: none). */
+  likesOf: readonly string[],
+  reactionsTake: number,
+): Promise<Relations> {
+  const posts = new Map<string, PostRow>();
+  for (const r of rows) posts.set(r.id, r);
+  for (const r of shared) posts.set(r.id, r);
+  const postIds = [...posts.keys()];
+  const commentIds = comments.map((c) => c.id);
+  const parentIds = [...new Set(comments.map((c) => c.parentId).filter((p): p is string => p !== null))];
+  // Only polls have a poll row: most pages pay no query for them.
+  const pollPostIds = [...posts.values()].filter((p) => p.type === "Poll").map((p) => p.id);
+
+  const [{ likes, totals }, { tags: tagRows, mentions: mentionRows }, polls, commentStats, parents] = await Promise.all(
+    [
+      likesOf.length > 0 ? repo.likesPreview(likesOf, reactionsTake) : noLikes,
+      repo.tagsAndMentions(postIds, [...postIds, ...commentIds]),
+      repo.pollsWithOptions(pollPostIds, requesterId),
+      repo.commentStats(commentIds, requesterId),
+      repo.commentsByIds(parentIds),
+    ],
+  );
+
+  const userIds = new Set<string>();
   for (const p of posts.values()) userIds.add(p.ownerId);
+  for (const c of comments) userIds.add(c.ownerId);
+  for (const l of likes) userIds.add(l.userId);
   for (const m of mentionRows) userIds.add(m.userId);
   const noBlocks = { blocking: new Set<string>(), blockedBy: new Set<string>() };
-  const [options, users, instruments, blocks] = await Promise.all([
-    repo.optionsWithVotes(pollIds, requesterId),
+  const [users, instruments, blocks] = await Promise.all([
     getUserProfiles(deps, [...userIds]),
     findInstruments(deps, [...new Set(tagRows.map((t) => t.instrumentId))]),
     requesterId ? repo.blocksWith(requesterId, [...userIds]) : Promise.resolve(noBlocks),
   ]);
-  const voteCounts = new Map(options.map((o) => [o.id, o.votes]));
-  const myVotes = new Set(options.filter((o) => o.mine).map((o) => o.id));
 
   const markets = new Map<number, MarketView>();
   for (const [id, instrument] of instruments) markets.set(id, toMarket(instrument));
   const tags = new Map<string, number[]>();
-  for (const t of tagRows) tags.set(t.postId, [...(tags.get(t.postId) ?? []), t.instrumentId]);
+  for (const t of tagRows) {
+    const list = tags.get(t.postId);
+    if (list) list.push(t.instrumentId);
+    else tags.set(t.postId, [t.instrumentId]);
+  }
   const mentions = new Map<string, { userId: string; isDirect: boolean }[]>();
   for (const m of mentionRows) {
-    mentions.set(m.entityId, [...(mentions.get(m.entityId) ?? []), { userId: m.userId, isDirect: m.isDirect === 1 }]);
+    const entry = { userId: m.userId, isDirect: m.isDirect === 1 };
+    const list = mentions.get(m.entityId);
+    if (list) list.push(entry);
+    else mentions.set(m.entityId, [entry]);
   }
-  const pollMap = new Map(polls.map((p) => [p.postId, { poll: p, options: options.filter((o) => o.pollId === p.id) }]));
+  const voteCounts = new Map<number, number>();
+  const myVotes = new Set<number>();
+  const pollMap: Bundle["polls"] = new Map();
+  for (const { poll, options } of polls) {
+    pollMap.set(poll.postId, { poll, options });
+    for (const o of options) {
+      voteCounts.set(o.id, o.votes);
+      if (o.mine) myVotes.add(o.id);
+    }
+  }
   return {
-    users,
-    blockedBy: blocks.blockedBy,
-    blocking: blocks.blocking,
-    markets,
-    tags,
-    mentions,
-    polls: pollMap,
-    voteCounts,
-    myVotes,
-    posts,
+    bundle: {
+      users,
+      blockedBy: blocks.blockedBy,
+      blocking: blocks.blocking,
+      markets,
+      tags,
+      mentions,
+      polls: pollMap,
+      voteCounts,
+      myVotes,
+      posts,
+    },
+    likes,
+    likeTotals: totals,
+    commentStats,
+    parentSeqs: new Map(parents.map((p) => [p.id, p.seq])),
   };
+}
+
+/** Likes grouped by entity, keeping their order (newest first). */
+function likesByEntity(likes: readonly LikeRow[]): Map<string, LikeRow[]> {
+  const out = new Map<string, LikeRow[]>();
+  for (const l of likes) {
+    const list = out.get(l.entityId);
+    if (list) list.push(l);
+    else out.set(l.entityId, [l]);
+  }
+  return out;
+}
+
+function commentItems(
+  comments: readonly CommentRow[],
+  rel: Relations,
+  likes: Map<string, LikeRow[]>,
+  postSeqs: Map<string, number>,
+  reactionsTake: number,
+  requesterId: string | null,
+): CommentItemView[] {
+  return comments.map((c) => {
+    const stats = rel.commentStats.get(c.id);
+    return toCommentItem(c, rel.bundle, {
+      postSeq: postSeqs.get(c.postId) ?? 0,
+      parentSeq: c.parentId ? rel.parentSeqs.get(c.parentId) : undefined,
+      repliesCount: stats?.replies ?? 0,
+      likeTotal: rel.likeTotals.get(c.id) ?? 0,
+      likes: likes.get(c.id) ?? [],
+      reactionsTake,
+      isLiking: stats?.liked ?? false,
+      requesterId,
+    });
+  });
 }
 
 /** Posts alone (create, edit, share responses). */
@@ -83,8 +179,10 @@ export async function assemblePosts(
   requesterId: string | null,
   form: AttachmentForm,
 ): Promise<PostView[]> {
-  const b = await loadBundle(deps, rows, requesterId);
-  return rows.map((r) => toPostView(r, b, form));
+  const repo = socialRepository(deps.db.kysely);
+  const shared = await sharedRowsOf(repo, rows);
+  const rel = await loadRelations(deps, repo, rows, shared, [], requesterId, [], 0);
+  return rows.map((r) => toPostView(r, rel.bundle, form));
 }
 
 export interface DiscussionOptions {
@@ -104,45 +202,23 @@ export async function assembleComments(
   postSeqs: Map<string, number>,
   reactionsTake: number,
   requesterId: string | null,
-  bundle?: Bundle,
 ): Promise<CommentItemView[]> {
   if (comments.length === 0) return [];
   const repo = socialRepository(deps.db.kysely);
   const ids = comments.map((c) => c.id);
-  const parentIds = [...new Set(comments.map((c) => c.parentId).filter((p): p is string => p !== null))];
-  const [replyCounts, { likes, totals: likeCounts }, liked, parents] = await Promise.all([
-    repo.replyCounts(ids),
-    repo.likesPreview(ids, reactionsTake),
-    requesterId ? repo.likedBy(requesterId, ids) : Promise.resolve(new Set<string>()),
-    repo.commentsByIds(parentIds),
-  ]);
-  const userIds = [...comments.map((c) => c.ownerId), ...likes.map((l) => l.userId)];
-  // A caller that already loaded the owners, likers and mentions passes its bundle.
-  const b = bundle ?? (await loadBundle(deps, [], requesterId, userIds, ids));
-  const missing = [...new Set(userIds.filter((u) => !b.users.has(u)))];
-  if (missing.length > 0) {
-    const [more, blocks] = await Promise.all([
-      getUserProfiles(deps, missing),
-      requesterId ? repo.blocksWith(requesterId, missing) : Promise.resolve({ blocking: [], blockedBy: [] }),
-    ]);
-    for (const [k, v] of more) b.users.set(k, v);
-    for (const u of blocks.blockedBy) b.blockedBy.add(u);
-    for (const u of blocks.blocking) b.blocking.add(u);
-  }
-  const parentSeq = new Map(parents.map((p) => [p.id, p.seq]));
-  return comments.map((c) =>
-    toCommentItem(c, b, {
-      postSeq: postSeqs.get(c.postId) ?? 0,
-      parentSeq: c.parentId ? parentSeq.get(c.parentId) : undefined,
-      repliesCount: replyCounts.get(c.id) ?? 0,
-      likeTotal: likeCounts.get(c.id) ?? 0,
-      likes: likes.filter((l) => l.entityId === c.id),
-      reactionsTake,
-      isLiking: liked.has(c.id),
-      requesterId,
-    }),
-  );
+  const rel = await loadRelations(deps, repo, [], [], comments, requesterId, ids, reactionsTake);
+  return commentItems(comments, rel, likesByEntity(rel.likes), postSeqs, reactionsTake, requesterId);
 }
+
+const NO_STATS: PostStats = {
+  commentsAll: 0,
+  commentsTop: 0,
+  shares: 0,
+  liked: false,
+  saved: false,
+  pinned: false,
+  followed: false,
+};
 
 /** Discussions (feeds and the single post), each with counts, previews and the requester's context. */
 export async function assembleDiscussions(
@@ -154,43 +230,42 @@ export async function assembleDiscussions(
   const repo = socialRepository(deps.db.kysely);
   const ids = rows.map((r) => r.id);
   const me = o.requesterId;
-  const noMarks = {
-    like: new Set<string>(),
-    save: new Set<string>(),
-    pin: new Set<string>(),
-    follow: new Set<string>(),
-  };
-  const [commentCounts, shareCounts, { likes, totals: likeCounts }, comments, marks] = await Promise.all([
-    repo.commentCounts(ids),
-    repo.shareCounts(ids),
-    repo.likesPreview(ids, o.reactionsTake),
+  const [stats, comments, shared] = await Promise.all([
+    repo.postStats(ids, me),
     repo.commentsPreview("postId", ids, o.commentsTake, me),
-    me ? repo.requesterMarks(me, ids) : Promise.resolve(noMarks),
+    sharedRowsOf(repo, rows),
   ]);
-  const b = await loadBundle(
+  const rel = await loadRelations(
     deps,
+    repo,
     rows,
+    shared,
+    comments,
     me,
-    [...likes.map((l) => l.userId), ...comments.map((c) => c.ownerId)],
-    comments.map((c) => c.id),
+    [...ids, ...comments.map((c) => c.id)],
+    o.reactionsTake,
   );
+  const b = rel.bundle;
+  const likes = likesByEntity(rel.likes);
   const postSeqs = new Map(rows.map((r) => [r.id, r.seq]));
-  const items = await assembleComments(deps, comments, postSeqs, o.reactionsTake, me, b);
+  const items = commentItems(comments, rel, likes, postSeqs, o.reactionsTake, me);
   const itemsByPost = new Map<string, CommentItemView[]>();
   for (const [i, c] of comments.entries()) {
-    itemsByPost.set(c.postId, [...(itemsByPost.get(c.postId) ?? []), items[i]!]);
+    const list = itemsByPost.get(c.postId);
+    if (list) list.push(items[i]!);
+    else itemsByPost.set(c.postId, [items[i]!]);
   }
 
   return rows.map((r) => {
-    const counts = commentCounts.get(r.id) ?? { all: 0, top: 0 };
+    const s = stats.get(r.id) ?? NO_STATS;
     const discussion: DiscussionView = {
       id: r.id,
       post: toPostView(r, b, o.form),
-      commentsData: { reactionPaging: { totalCount: counts.top }, comments: itemsByPost.get(r.id) ?? [] },
+      commentsData: { reactionPaging: { totalCount: s.commentsTop }, comments: itemsByPost.get(r.id) ?? [] },
       emotionsData: toReactions(
         r.id,
-        likeCounts.get(r.id) ?? 0,
-        likes.filter((l) => l.entityId === r.id),
+        rel.likeTotals.get(r.id) ?? 0,
+        likes.get(r.id) ?? [],
         o.reactionsTake,
         0,
         b,
@@ -199,15 +274,15 @@ export async function assembleDiscussions(
       requesterContext: {
         isOwner: me === r.ownerId,
         isFlaggingAsSpam: false,
-        isSubscribed: marks.follow.has(r.id),
-        isLiking: marks.like.has(r.id),
-        isSaved: marks.save.has(r.id),
-        isPinned: marks.pin.has(r.id),
+        isSubscribed: s.followed,
+        isLiking: s.liked,
+        isSaved: s.saved,
+        isPinned: s.pinned,
         isRequesterBlocking: b.blocking.has(r.ownerId),
         isInteractionRestricted: b.blockedBy.has(r.ownerId),
-        isFollowing: marks.follow.has(r.id),
+        isFollowing: s.followed,
       },
-      summary: { totalCommentsAndReplies: counts.all, sharedCount: shareCounts.get(r.id) ?? 0 },
+      summary: { totalCommentsAndReplies: s.commentsAll, sharedCount: s.shares },
     };
     if (o.reasons) discussion.reason = o.reasons.get(r.id) ?? null;
     return discussion;

@@ -1,9 +1,11 @@
 import { type ExpressionBuilder, type Selectable, sql } from "kysely";
 import type { Executor } from "../../infra/db/executor.js";
+import { prepared } from "../../infra/db/prepared.js";
 import type {
   CommentsTable,
   Database,
   LikesTable,
+  MentionsTable,
   PollOptionsTable,
   PollsTable,
   PostsTable,
@@ -16,6 +18,7 @@ export type LikeRow = Selectable<LikesTable>;
 export type PollRow = Selectable<PollsTable>;
 export type PollOptionRow = Selectable<PollOptionsTable>;
 export type TagRow = Selectable<PostTagsTable>;
+export type MentionRow = Selectable<MentionsTable>;
 export type NewPost = Omit<PostRow, "seq">;
 export type NewComment = Omit<CommentRow, "seq">;
 
@@ -64,6 +67,21 @@ function visible(eb: PostsEb, requesterId: string | null) {
 
 const count = (v: unknown) => Number(v ?? 0);
 
+/** 1 when the subquery has a row, else 0: an integer on both engines (PostgreSQL's exists is a boolean). */
+// biome-ignore lint/suspicious/noExplicitAny: any table scope; the subquery is built by the caller
+const flag = (eb: ExpressionBuilder<any, any>, sub: Parameters<ExpressionBuilder<any, any>["exists"]>[0]) =>
+  eb.case().when(eb.exists(sub)).then(1).else(0).end();
+
+export interface PostStats {
+  commentsAll: number;
+  commentsTop: number;
+  shares: number;
+  liked: boolean;
+  saved: boolean;
+  pinned: boolean;
+  followed: boolean;
+}
+
 export const socialRepository = (db: Executor) => ({
   // ------------------------------------------------------------------ posts
   async insertPost(row: NewPost): Promise<PostRow> {
@@ -93,7 +111,7 @@ export const socialRepository = (db: Executor) => ({
 
   async postsByIds(ids: readonly string[]): Promise<PostRow[]> {
     if (ids.length === 0) return [];
-    return db.selectFrom("posts").selectAll().where("id", "in", ids).execute();
+    return Q.postsByIds(db, null, [ids]);
   },
 
   async updatePost(
@@ -105,13 +123,7 @@ export const socialRepository = (db: Executor) => ({
 
   /** The post (whatever its state) and whether `requesterId` may see it: one query. */
   async findPostFor(postId: string, requesterId: string | null): Promise<(PostRow & { visible: boolean }) | undefined> {
-    const row = await db
-      .selectFrom("posts")
-      .innerJoin("users as owner", "owner.id", "posts.ownerId")
-      .selectAll("posts")
-      .select((eb) => eb.case().when(visible(eb, requesterId)).then(1).else(0).end().as("visible"))
-      .where("posts.id", "=", postId)
-      .executeTakeFirst();
+    const [row] = await Q.findPostFor(db, requesterId === null, [postId, requesterId ?? ""]);
     if (!row) return undefined;
     const { visible: v, ...post } = row;
     return { ...(post as PostRow), visible: count(v) === 1 };
@@ -131,73 +143,9 @@ export const socialRepository = (db: Executor) => ({
 
   /** One feed page (limit rows from offset), newest first by the source's own order. */
   async feedPage(source: FeedSource, requesterId: string | null, offset: number, limit: number): Promise<PostRow[]> {
-    let q = db
-      .selectFrom("posts")
-      .innerJoin("users as owner", "owner.id", "posts.ownerId")
-      .selectAll("posts")
-      .where((eb) => visible(eb, requesterId));
-    switch (source.kind) {
-      case "all":
-        q = q.orderBy("posts.seq", "desc");
-        break;
-      case "owner":
-        q = q.where("posts.ownerId", "=", source.ownerId).orderBy("posts.seq", "desc");
-        break;
-      case "instrument":
-        q = q
-          .innerJoin("postTags", "postTags.postId", "posts.id")
-          .where("postTags.instrumentId", "=", source.instrumentId)
-          .orderBy("postTags.postSeq", "desc");
-        break;
-      case "following":
-        q = q
-          .where("posts.ownerId", "in", (eb) =>
-            eb.selectFrom("userFollows").select("followeeId").where("followerId", "=", source.followerId),
-          )
-          .orderBy("posts.seq", "desc");
-        break;
-      case "saved":
-        q = q
-          .innerJoin("saves", "saves.postId", "posts.id")
-          .where("saves.userId", "=", source.userId)
-          .orderBy("saves.seq", "desc");
-        break;
-      case "pinned":
-        q = q
-          .innerJoin("pins", "pins.postId", "posts.id")
-          .where("pins.userId", "=", source.userId)
-          .where("posts.ownerId", "=", source.userId)
-          .orderBy("pins.seq", "desc");
-        break;
-      case "forYou": {
-        const { userId, instrumentIds } = source;
-        q = q
-          .where("posts.ownerId", "!=", userId)
-          .where((eb) =>
-            eb.or([
-              eb(
-                "posts.ownerId",
-                "in",
-                eb.selectFrom("userFollows").select("followeeId").where("followerId", "=", userId),
-              ),
-              ...(instrumentIds.length > 0
-                ? [
-                    eb.exists(
-                      eb
-                        .selectFrom("postTags")
-                        .select("postTags.postId")
-                        .whereRef("postTags.postId", "=", "posts.id")
-                        .where("postTags.instrumentId", "in", instrumentIds),
-                    ),
-                  ]
-                : []),
-            ]),
-          )
-          .orderBy("posts.seq", "desc");
-        break;
-      }
-    }
-    return q.limit(limit).offset(offset).execute();
+    const key = sourceKey(source);
+    const shape = { kind: source.kind, anon: requesterId === null, instruments: key.instruments.length };
+    return Q.feedPage(db, shape, [requesterId ?? "", key.id, key.instruments, limit, offset]);
   },
 
   /** The instruments with most posts since `since`, most first. */
@@ -216,32 +164,55 @@ export const socialRepository = (db: Executor) => ({
 
   async tagsFor(postIds: readonly string[]): Promise<TagRow[]> {
     if (postIds.length === 0) return [];
-    return db.selectFrom("postTags").selectAll().where("postId", "in", postIds).orderBy("position").execute();
+    return Q.tagsFor(db, null, [postIds]);
+  },
+
+  /**
+   * Tags of the posts and mentions of the posts and comments (`entityIds`) in one query, each list
+   * in position order: the instrument id of a tag, the user id of a mention.
+   */
+  async tagsAndMentions(
+    postIds: readonly string[],
+    entityIds: readonly string[],
+  ): Promise<{ tags: { postId: string; instrumentId: number }[]; mentions: Omit<MentionRow, "position">[] }> {
+    const tags: { postId: string; instrumentId: number }[] = [];
+    const mentions: Omit<MentionRow, "position">[] = [];
+    if (entityIds.length === 0) return { tags, mentions };
+    const rows = postIds.length === 0 ? [] : await Q.tagsAndMentions(db, null, [postIds, entityIds]);
+    for (const r of rows) {
+      if (r.kind === "tag") tags.push({ postId: r.entityId, instrumentId: Number(r.ref) });
+      else mentions.push({ entityId: r.entityId, userId: r.ref, isDirect: count(r.isDirect) });
+    }
+    if (postIds.length === 0) {
+      for (const m of await Q.mentionsFor(db, null, [entityIds])) mentions.push(m);
+    }
+    return { tags, mentions };
   },
 
   async mentionsFor(entityIds: readonly string[]) {
     if (entityIds.length === 0) return [];
-    return db.selectFrom("mentions").selectAll().where("entityId", "in", entityIds).orderBy("position").execute();
+    return Q.mentionsFor(db, null, [entityIds]);
   },
 
-  /** Shares per post, in one query: counted on the origin post and on an intermediate share. */
-  async shareCounts(postIds: readonly string[]): Promise<Map<string, number>> {
-    const out = new Map<string, number>();
+  /**
+   * Per post, in one query: comment counts (all, top-level), share count (a share counts on its
+   * origin post and on an intermediate shared post, once per post) and, for a requester, whether
+   * they like, saved, pinned and follow it. Correlated aggregate subqueries, each an index lookup.
+   */
+  async postStats(postIds: readonly string[], requesterId: string | null): Promise<Map<string, PostStats>> {
+    const out = new Map<string, PostStats>();
     if (postIds.length === 0) return out;
-    const rows = await db
-      .selectFrom("posts")
-      .select(["sharedPostId", "sharedOriginPostId", (eb) => eb.fn.countAll<number | string>().as("n")])
-      .where((eb) => eb.or([eb("sharedOriginPostId", "in", postIds), eb("sharedPostId", "in", postIds)]))
-      .where("isDeleted", "=", 0)
-      .groupBy(["sharedPostId", "sharedOriginPostId"])
-      .execute();
-    const wanted = new Set(postIds);
-    const add = (id: string, n: number) => out.set(id, (out.get(id) ?? 0) + n);
+    const rows = await Q.postStats(db, null, [postIds, requesterId ?? ""]);
     for (const r of rows) {
-      const n = count(r.n);
-      if (r.sharedOriginPostId && wanted.has(r.sharedOriginPostId)) add(r.sharedOriginPostId, n);
-      if (r.sharedPostId && r.sharedPostId !== r.sharedOriginPostId && wanted.has(r.sharedPostId))
-        add(r.sharedPostId, n);
+      out.set(r.id, {
+        commentsAll: count(r.commentsAll),
+        commentsTop: count(r.commentsTop),
+        shares: count(r.shares),
+        liked: count(r.liked) === 1,
+        saved: count(r.saved) === 1,
+        pinned: count(r.pinned) === 1,
+        followed: count(r.followed) === 1,
+      });
     }
     return out;
   },
@@ -276,9 +247,33 @@ export const socialRepository = (db: Executor) => ({
     return poll;
   },
 
-  async pollsFor(postIds: readonly string[]): Promise<PollRow[]> {
+  /**
+   * The polls of the posts with their options, vote counts and whether `userId` voted for each
+   * option: one query (a poll always has options).
+   */
+  async pollsWithOptions(
+    postIds: readonly string[],
+    userId: string | null,
+  ): Promise<{ poll: PollRow; options: (PollOptionRow & { votes: number; mine: boolean })[] }[]> {
     if (postIds.length === 0) return [];
-    return db.selectFrom("polls").selectAll().where("postId", "in", postIds).execute();
+    const rows = await Q.pollsWithOptions(db, null, [postIds, userId ?? ""]);
+    const byPoll = new Map<number, { poll: PollRow; options: (PollOptionRow & { votes: number; mine: boolean })[] }>();
+    for (const r of rows) {
+      let entry = byPoll.get(r.pollId);
+      if (!entry) {
+        entry = { poll: { id: r.pollId, postId: r.postId, title: r.title }, options: [] };
+        byPoll.set(r.pollId, entry);
+      }
+      entry.options.push({
+        id: r.id,
+        pollId: r.pollId,
+        idx: r.idx,
+        text: r.text,
+        votes: count(r.votes),
+        mine: count(r.mine) === 1,
+      });
+    }
+    return [...byPoll.values()];
   },
 
   async optionsFor(pollIds: readonly number[]): Promise<PollOptionRow[]> {
@@ -295,46 +290,6 @@ export const socialRepository = (db: Executor) => ({
       .groupBy("optionId")
       .execute();
     return new Map(rows.map((r) => [r.optionId, count(r.n)]));
-  },
-
-  /** Options of the polls with their vote counts and whether `userId` voted for each: one query. */
-  async optionsWithVotes(
-    pollIds: readonly number[],
-    userId: string | null,
-  ): Promise<(PollOptionRow & { votes: number; mine: boolean })[]> {
-    if (pollIds.length === 0) return [];
-    const rows = await db
-      .selectFrom("pollOptions")
-      .leftJoin("pollVotes", "pollVotes.optionId", "pollOptions.id")
-      .select((eb) => [
-        "pollOptions.id",
-        "pollOptions.pollId",
-        "pollOptions.idx",
-        "pollOptions.text",
-        eb.fn.count<number | string>("pollVotes.userId").as("votes"),
-        eb.fn
-          .max<number | string>(
-            eb
-              .case()
-              .when("pollVotes.userId", "=", userId ?? "")
-              .then(1)
-              .else(0)
-              .end(),
-          )
-          .as("mine"),
-      ])
-      .where("pollOptions.pollId", "in", pollIds)
-      .groupBy(["pollOptions.id", "pollOptions.pollId", "pollOptions.idx", "pollOptions.text"])
-      .orderBy("pollOptions.idx")
-      .execute();
-    return rows.map((r) => ({
-      id: r.id,
-      pollId: r.pollId,
-      idx: r.idx,
-      text: r.text,
-      votes: count(r.votes),
-      mine: count(r.mine) === 1,
-    }));
   },
 
   async votesOf(userId: string, pollIds: readonly number[]): Promise<Set<number>> {
@@ -390,7 +345,7 @@ export const socialRepository = (db: Executor) => ({
 
   async commentsByIds(ids: readonly string[]): Promise<CommentRow[]> {
     if (ids.length === 0) return [];
-    return db.selectFrom("comments").selectAll().where("id", "in", ids).execute();
+    return Q.commentsByIds(db, null, [ids]);
   },
 
   async updateComment(
@@ -402,35 +357,16 @@ export const socialRepository = (db: Executor) => ({
     await db.updateTable("comments").set(patch).where("id", "=", id).execute();
   },
 
-  /** Comment counts per post: all (comments and replies) and top-level only. */
-  async commentCounts(postIds: readonly string[]): Promise<Map<string, { all: number; top: number }>> {
-    if (postIds.length === 0) return new Map();
-    const rows = await db
-      .selectFrom("comments")
-      .select([
-        "postId",
-        (eb) => eb.fn.countAll<number | string>().as("all"),
-        sql<number | string>`sum(case when parent_id is null then 1 else 0 end)`.as("top"),
-      ])
-      .where("postId", "in", postIds)
-      .where("isDeleted", "=", 0)
-      .where("isSpam", "=", 0)
-      .groupBy("postId")
-      .execute();
-    return new Map(rows.map((r) => [r.postId, { all: count(r.all), top: count(r.top) }]));
-  },
-
-  async replyCounts(commentIds: readonly string[]): Promise<Map<string, number>> {
-    if (commentIds.length === 0) return new Map();
-    const rows = await db
-      .selectFrom("comments")
-      .select(["parentId", (eb) => eb.fn.countAll<number | string>().as("n")])
-      .where("parentId", "in", commentIds)
-      .where("isDeleted", "=", 0)
-      .where("isSpam", "=", 0)
-      .groupBy("parentId")
-      .execute();
-    return new Map(rows.map((r) => [r.parentId as string, count(r.n)]));
+  /** Per comment, in one query: its visible replies and whether `requesterId` likes it. */
+  async commentStats(
+    commentIds: readonly string[],
+    requesterId: string | null,
+  ): Promise<Map<string, { replies: number; liked: boolean }>> {
+    const out = new Map<string, { replies: number; liked: boolean }>();
+    if (commentIds.length === 0) return out;
+    const rows = await Q.commentStats(db, null, [commentIds, requesterId ?? ""]);
+    for (const r of rows) out.set(r.id, { replies: count(r.replies), liked: count(r.liked) === 1 });
+    return out;
   },
 
   /**
@@ -444,27 +380,11 @@ export const socialRepository = (db: Executor) => ({
     requesterId: string | null,
   ): Promise<CommentRow[]> {
     if (parentIds.length === 0 || perParent <= 0) return [];
-    const column = by === "postId" ? "postId" : "parentId";
-    const inner = db
-      .selectFrom("comments")
-      .selectAll()
-      .select((eb) =>
-        eb.fn
-          .agg<number>("row_number")
-          .over((o) => o.partitionBy(column).orderBy("seq", "desc"))
-          .as("rn"),
-      )
-      .where(column, "in", parentIds)
-      .where("isDeleted", "=", 0)
-      .where("isSpam", "=", 0)
-      .$if(by === "postId", (q) => q.where("parentId", "is", null))
-      .$if(requesterId !== null, (q) => q.where((eb) => notBlockedWith(eb, requesterId!, "comments.ownerId")));
-    const rows = await db
-      .selectFrom(inner.as("c"))
-      .selectAll()
-      .where("c.rn", "<=", perParent)
-      .orderBy("c.seq", "desc")
-      .execute();
+    const rows = await Q.commentsPreview(db, { by, anon: requesterId === null }, [
+      parentIds,
+      requesterId ?? "",
+      perParent,
+    ]);
     return rows.map(({ rn: _rn, ...row }) => row as CommentRow);
   },
 
@@ -533,26 +453,8 @@ export const socialRepository = (db: Executor) => ({
     perEntity: number,
   ): Promise<{ likes: LikeRow[]; totals: Map<string, number> }> {
     if (entityIds.length === 0) return { likes: [], totals: new Map() };
-    const inner = db
-      .selectFrom("likes")
-      .selectAll()
-      .select((eb) => [
-        eb.fn
-          .agg<number>("row_number")
-          .over((o) => o.partitionBy("entityId").orderBy("seq", "desc"))
-          .as("rn"),
-        eb.fn
-          .countAll<number | string>()
-          .over((o) => o.partitionBy("entityId"))
-          .as("total"),
-      ])
-      .where("entityId", "in", entityIds);
-    const rows = await db
-      .selectFrom(inner.as("l"))
-      .selectAll()
-      .where("l.rn", "<=", Math.max(perEntity, 1))
-      .orderBy("l.seq", "desc")
-      .execute();
+    // Entities are read even when no like is shown: their totals are.
+    const rows = await Q.likesPreview(db, null, [entityIds, Math.max(perEntity, 1)]);
     const totals = new Map<string, number>();
     const likes: LikeRow[] = [];
     for (const { rn, total, ...row } of rows) {
@@ -571,17 +473,6 @@ export const socialRepository = (db: Executor) => ({
       .limit(limit)
       .offset(offset)
       .execute();
-  },
-
-  async likedBy(userId: string, entityIds: readonly string[]): Promise<Set<string>> {
-    if (entityIds.length === 0) return new Set();
-    const rows = await db
-      .selectFrom("likes")
-      .select("entityId")
-      .where("userId", "=", userId)
-      .where("entityId", "in", entityIds)
-      .execute();
-    return new Set(rows.map((r) => r.entityId));
   },
 
   // ------------------------------------------------------------------ saves, pins, follows
@@ -606,41 +497,6 @@ export const socialRepository = (db: Executor) => ({
       .where("postId", "in", postIds)
       .execute();
     return new Set(rows.map((r) => r.postId));
-  },
-
-  /** Which of the posts the user likes, saved, pinned and follows: one query. */
-  async requesterMarks(userId: string, postIds: readonly string[]) {
-    const out = { like: new Set<string>(), save: new Set<string>(), pin: new Set<string>(), follow: new Set<string>() };
-    if (postIds.length === 0) return out;
-    const rows = await db
-      .selectFrom("likes")
-      .select([sql<string>`'like'`.as("kind"), "entityId as postId"])
-      .where("userId", "=", userId)
-      .where("entityId", "in", postIds)
-      .unionAll(
-        db
-          .selectFrom("saves")
-          .select([sql<string>`'save'`.as("kind"), "postId"])
-          .where("userId", "=", userId)
-          .where("postId", "in", postIds),
-      )
-      .unionAll(
-        db
-          .selectFrom("pins")
-          .select([sql<string>`'pin'`.as("kind"), "postId"])
-          .where("userId", "=", userId)
-          .where("postId", "in", postIds),
-      )
-      .unionAll(
-        db
-          .selectFrom("postFollows")
-          .select([sql<string>`'follow'`.as("kind"), "postId"])
-          .where("userId", "=", userId)
-          .where("postId", "in", postIds),
-      )
-      .execute();
-    for (const r of rows) out[r.kind as keyof typeof out].add(r.postId);
-    return out;
   },
 
   async postFollowers(postId: string): Promise<string[]> {
@@ -694,16 +550,7 @@ export const socialRepository = (db: Executor) => ({
     const blocking = new Set<string>();
     const blockedBy = new Set<string>();
     if (others.length === 0) return { blocking, blockedBy };
-    const rows = await db
-      .selectFrom("userBlocks")
-      .select(["blockerId", "blockedId"])
-      .where((eb) =>
-        eb.or([
-          eb.and([eb("blockerId", "=", requesterId), eb("blockedId", "in", others)]),
-          eb.and([eb("blockedId", "=", requesterId), eb("blockerId", "in", others)]),
-        ]),
-      )
-      .execute();
+    const rows = await Q.blocksWith(db, null, [requesterId, others]);
     for (const r of rows) {
       if (r.blockerId === requesterId) blocking.add(r.blockedId);
       else blockedBy.add(r.blockerId);
@@ -740,3 +587,348 @@ function notBlockedWith(
 }
 
 export type SocialRepository = ReturnType<typeof socialRepository>;
+
+/** The value a feed source filters on, and the trending instruments of for-you. */
+function sourceKey(source: FeedSource): { id: string | number; instruments: readonly number[] } {
+  switch (source.kind) {
+    case "all":
+      return { id: "", instruments: [] };
+    case "owner":
+      return { id: source.ownerId, instruments: [] };
+    case "instrument":
+      return { id: source.instrumentId, instruments: [] };
+    case "following":
+      return { id: source.followerId, instruments: [] };
+    case "saved":
+    case "pinned":
+      return { id: source.userId, instruments: [] };
+    case "forYou":
+      return { id: source.userId, instruments: source.instrumentIds };
+  }
+}
+
+type Ids = readonly string[];
+
+/**
+ * The read queries of the discussion path, compiled once per shape (infra/db/prepared.ts): their
+ * values are bound, never computed on, inside the builders.
+ */
+const Q = {
+  postsByIds: prepared(
+    (db, _: null, [ids]: readonly [Ids]) => db.selectFrom("posts").selectAll().where("id", "in", ids),
+    () => "",
+  ),
+
+  findPostFor: prepared(
+    (db, anon: boolean, [postId, me]: readonly [string, string]) =>
+      db
+        .selectFrom("posts")
+        .innerJoin("users as owner", "owner.id", "posts.ownerId")
+        .selectAll("posts")
+        .select((eb) =>
+          eb
+            .case()
+            .when(visible(eb, anon ? null : me))
+            .then(1)
+            .else(0)
+            .end()
+            .as("visible"),
+        )
+        .where("posts.id", "=", postId),
+    (anon) => String(anon),
+  ),
+
+  feedPage: prepared(
+    (
+      db,
+      shape: { kind: FeedSource["kind"]; anon: boolean; instruments: number },
+      [me, id, instrumentIds, limit, offset]: readonly [string, string | number, readonly number[], number, number],
+    ) => {
+      let q = db
+        .selectFrom("posts")
+        .innerJoin("users as owner", "owner.id", "posts.ownerId")
+        .selectAll("posts")
+        .where((eb) => visible(eb, shape.anon ? null : me));
+      switch (shape.kind) {
+        case "all":
+          q = q.orderBy("posts.seq", "desc");
+          break;
+        case "owner":
+          q = q.where("posts.ownerId", "=", id as string).orderBy("posts.seq", "desc");
+          break;
+        case "instrument":
+          q = q
+            .innerJoin("postTags", "postTags.postId", "posts.id")
+            .where("postTags.instrumentId", "=", id as number)
+            .orderBy("postTags.postSeq", "desc");
+          break;
+        case "following":
+          q = q
+            .where("posts.ownerId", "in", (eb) =>
+              eb
+                .selectFrom("userFollows")
+                .select("followeeId")
+                .where("followerId", "=", id as string),
+            )
+            .orderBy("posts.seq", "desc");
+          break;
+        case "saved":
+          q = q
+            .innerJoin("saves", "saves.postId", "posts.id")
+            .where("saves.userId", "=", id as string)
+            .orderBy("saves.seq", "desc");
+          break;
+        case "pinned":
+          q = q
+            .innerJoin("pins", "pins.postId", "posts.id")
+            .where("pins.userId", "=", id as string)
+            .where("posts.ownerId", "=", id as string)
+            .orderBy("pins.seq", "desc");
+          break;
+        case "forYou":
+          q = q
+            .where("posts.ownerId", "!=", id as string)
+            .where((eb) =>
+              eb.or([
+                eb(
+                  "posts.ownerId",
+                  "in",
+                  eb
+                    .selectFrom("userFollows")
+                    .select("followeeId")
+                    .where("followerId", "=", id as string),
+                ),
+                ...(shape.instruments > 0
+                  ? [
+                      eb.exists(
+                        eb
+                          .selectFrom("postTags")
+                          .select("postTags.postId")
+                          .whereRef("postTags.postId", "=", "posts.id")
+                          .where("postTags.instrumentId", "in", instrumentIds),
+                      ),
+                    ]
+                  : []),
+              ]),
+            )
+            .orderBy("posts.seq", "desc");
+          break;
+      }
+      return q.limit(limit).offset(offset);
+    },
+    (shape) => `${shape.kind}.${shape.anon}.${shape.instruments > 0}`,
+  ),
+
+  tagsFor: prepared(
+    (db, _: null, [postIds]: readonly [Ids]) =>
+      db.selectFrom("postTags").selectAll().where("postId", "in", postIds).orderBy("position"),
+    () => "",
+  ),
+
+  tagsAndMentions: prepared(
+    (db, _: null, [postIds, entityIds]: readonly [Ids, Ids]) =>
+      db
+        .selectFrom("postTags")
+        .select([
+          sql<"tag" | "mention">`'tag'`.as("kind"),
+          "postId as entityId",
+          sql<string>`cast(instrument_id as text)`.as("ref"),
+          sql<number>`0`.as("isDirect"),
+          "position",
+        ])
+        .where("postId", "in", postIds)
+        .unionAll(
+          db
+            .selectFrom("mentions")
+            .select([sql<"tag" | "mention">`'mention'`.as("kind"), "entityId", "userId as ref", "isDirect", "position"])
+            .where("entityId", "in", entityIds),
+        )
+        .orderBy("position"),
+    () => "",
+  ),
+
+  mentionsFor: prepared(
+    (db, _: null, [entityIds]: readonly [Ids]) =>
+      db.selectFrom("mentions").selectAll().where("entityId", "in", entityIds).orderBy("position"),
+    () => "",
+  ),
+
+  postStats: prepared(
+    (db, _: null, [postIds, me]: readonly [Ids, string]) =>
+      db
+        .selectFrom("posts as p")
+        .select((eb) => [
+          "p.id",
+          eb
+            .selectFrom("comments as c")
+            .select(eb.fn.countAll<number | string>().as("n"))
+            .whereRef("c.postId", "=", "p.id")
+            .where("c.isDeleted", "=", 0)
+            .where("c.isSpam", "=", 0)
+            .as("commentsAll"),
+          eb
+            .selectFrom("comments as c")
+            .select(eb.fn.countAll<number | string>().as("n"))
+            .whereRef("c.postId", "=", "p.id")
+            .where("c.parentId", "is", null)
+            .where("c.isDeleted", "=", 0)
+            .where("c.isSpam", "=", 0)
+            .as("commentsTop"),
+          eb
+            .selectFrom("posts as s")
+            .select(eb.fn.countAll<number | string>().as("n"))
+            .where((w) =>
+              w.or([w("s.sharedOriginPostId", "=", w.ref("p.id")), w("s.sharedPostId", "=", w.ref("p.id"))]),
+            )
+            .where("s.isDeleted", "=", 0)
+            .as("shares"),
+          flag(
+            eb,
+            eb
+              .selectFrom("likes as m")
+              .select("m.entityId")
+              .whereRef("m.entityId", "=", "p.id")
+              .where("m.userId", "=", me),
+          ).as("liked"),
+          flag(
+            eb,
+            eb.selectFrom("saves as m").select("m.postId").whereRef("m.postId", "=", "p.id").where("m.userId", "=", me),
+          ).as("saved"),
+          flag(
+            eb,
+            eb.selectFrom("pins as m").select("m.postId").whereRef("m.postId", "=", "p.id").where("m.userId", "=", me),
+          ).as("pinned"),
+          flag(
+            eb,
+            eb
+              .selectFrom("postFollows as m")
+              .select("m.postId")
+              .whereRef("m.postId", "=", "p.id")
+              .where("m.userId", "=", me),
+          ).as("followed"),
+        ])
+        .where("p.id", "in", postIds),
+    () => "",
+  ),
+
+  pollsWithOptions: prepared(
+    (db, _: null, [postIds, userId]: readonly [Ids, string]) =>
+      db
+        .selectFrom("polls")
+        .innerJoin("pollOptions", "pollOptions.pollId", "polls.id")
+        .leftJoin("pollVotes", "pollVotes.optionId", "pollOptions.id")
+        .select((eb) => [
+          "polls.postId",
+          "polls.title",
+          "pollOptions.id",
+          "pollOptions.pollId",
+          "pollOptions.idx",
+          "pollOptions.text",
+          eb.fn.count<number | string>("pollVotes.userId").as("votes"),
+          eb.fn.max<number | string>(eb.case().when("pollVotes.userId", "=", userId).then(1).else(0).end()).as("mine"),
+        ])
+        .where("polls.postId", "in", postIds)
+        .groupBy([
+          "polls.postId",
+          "polls.title",
+          "pollOptions.id",
+          "pollOptions.pollId",
+          "pollOptions.idx",
+          "pollOptions.text",
+        ])
+        .orderBy("pollOptions.idx"),
+    () => "",
+  ),
+
+  commentsByIds: prepared(
+    (db, _: null, [ids]: readonly [Ids]) => db.selectFrom("comments").selectAll().where("id", "in", ids),
+    () => "",
+  ),
+
+  commentStats: prepared(
+    (db, _: null, [commentIds, me]: readonly [Ids, string]) =>
+      db
+        .selectFrom("comments as c")
+        .select((eb) => [
+          "c.id",
+          eb
+            .selectFrom("comments as r")
+            .select(eb.fn.countAll<number | string>().as("n"))
+            .whereRef("r.parentId", "=", "c.id")
+            .where("r.isDeleted", "=", 0)
+            .where("r.isSpam", "=", 0)
+            .as("replies"),
+          flag(
+            eb,
+            eb
+              .selectFrom("likes as m")
+              .select("m.entityId")
+              .whereRef("m.entityId", "=", "c.id")
+              .where("m.userId", "=", me),
+          ).as("liked"),
+        ])
+        .where("c.id", "in", commentIds),
+    () => "",
+  ),
+
+  commentsPreview: prepared(
+    (
+      db,
+      shape: { by: "postId" | "parentId"; anon: boolean },
+      [parentIds, me, perParent]: readonly [Ids, string, number],
+    ) => {
+      const column = shape.by === "postId" ? "postId" : "parentId";
+      const inner = db
+        .selectFrom("comments")
+        .selectAll()
+        .select((eb) =>
+          eb.fn
+            .agg<number>("row_number")
+            .over((o) => o.partitionBy(column).orderBy("seq", "desc"))
+            .as("rn"),
+        )
+        .where(column, "in", parentIds)
+        .where("isDeleted", "=", 0)
+        .where("isSpam", "=", 0)
+        .$if(shape.by === "postId", (q) => q.where("parentId", "is", null))
+        .$if(!shape.anon, (q) => q.where((eb) => notBlockedWith(eb, me, "comments.ownerId")));
+      return db.selectFrom(inner.as("c")).selectAll().where("c.rn", "<=", perParent).orderBy("c.seq", "desc");
+    },
+    (shape) => `${shape.by}.${shape.anon}`,
+  ),
+
+  likesPreview: prepared(
+    (db, _: null, [entityIds, perEntity]: readonly [Ids, number]) => {
+      const inner = db
+        .selectFrom("likes")
+        .selectAll()
+        .select((eb) => [
+          eb.fn
+            .agg<number>("row_number")
+            .over((o) => o.partitionBy("entityId").orderBy("seq", "desc"))
+            .as("rn"),
+          eb.fn
+            .countAll<number | string>()
+            .over((o) => o.partitionBy("entityId"))
+            .as("total"),
+        ])
+        .where("entityId", "in", entityIds);
+      return db.selectFrom(inner.as("l")).selectAll().where("l.rn", "<=", perEntity).orderBy("l.seq", "desc");
+    },
+    () => "",
+  ),
+
+  blocksWith: prepared(
+    (db, _: null, [requesterId, others]: readonly [string, Ids]) =>
+      db
+        .selectFrom("userBlocks")
+        .select(["blockerId", "blockedId"])
+        .where((eb) =>
+          eb.or([
+            eb.and([eb("blockerId", "=", requesterId), eb("blockedId", "in", others)]),
+            eb.and([eb("blockedId", "=", requesterId), eb("blockerId", "in", others)]),
+          ]),
+        ),
+    () => "",
+  ),
+};

@@ -1,5 +1,6 @@
 import { type Insertable, type Selectable, sql } from "kysely";
 import type { Executor } from "../../infra/db/executor.js";
+import { prepared } from "../../infra/db/prepared.js";
 import type {
   DemoAccountsTable,
   DemoOrdersTable,
@@ -39,18 +40,113 @@ const trade = (r: Selectable<DemoTradesTable>): TradeRow => ({
   netProfitCents: Number(r.netProfitCents),
 });
 
+/**
+ * The writes of every demo order, compiled once (infra/db/prepared.ts): building and compiling
+ * them with Kysely cost more than SQLite running them (docs/decisions/0049). Each inserts every
+ * listed column, so the SQL never depends on which values are present.
+ */
+const ORDER_COLUMNS = [
+  "userId",
+  "cid",
+  "orderType",
+  "statusId",
+  "instrumentId",
+  "isBuy",
+  "leverage",
+  "amountCents",
+  "units",
+  "requestedUnits",
+  "rate",
+  "stopLossRate",
+  "takeProfitRate",
+  "isTslEnabled",
+  "isNoStopLoss",
+  "isNoTakeProfit",
+  "positionId",
+  "unitsToDeduct",
+  "token",
+  "openDateTime",
+  "lastUpdate",
+] as const satisfies readonly (keyof Insertable<DemoOrdersTable>)[];
+const POSITION_COLUMNS = [
+  "positionId",
+  "userId",
+  "cid",
+  "orderId",
+  "instrumentId",
+  "isBuy",
+  "leverage",
+  "amountCents",
+  "initialAmountCents",
+  "units",
+  "initialUnits",
+  "openRate",
+  "openDateTime",
+  "stopLossRate",
+  "takeProfitRate",
+  "isTslEnabled",
+  "tslGap",
+  "isNoStopLoss",
+  "isNoTakeProfit",
+  "status",
+  "version",
+  "lastUpdate",
+] as const satisfies readonly (keyof Insertable<DemoPositionsTable>)[];
+const REQUEST_COLUMNS = [
+  "userId",
+  "requestId",
+  "operation",
+  "bodyHash",
+  "response",
+  "createdAt",
+] as const satisfies readonly (keyof Insertable<IdempotencyKeysTable>)[];
+
+const rowOf = <T>(columns: readonly string[], values: readonly unknown[]) =>
+  Object.fromEntries(columns.map((c, i) => [c, values[i]])) as T;
+const valuesOf = (columns: readonly string[], row: object) =>
+  columns.map((c) => (row as Record<string, unknown>)[c] ?? null);
+
+const Q = {
+  recordRequest: prepared(
+    (db, _: null, values: readonly unknown[]) =>
+      db
+        .insertInto("idempotencyKeys")
+        .values(rowOf<Insertable<IdempotencyKeysTable>>(REQUEST_COLUMNS, values))
+        .onConflict((oc) => oc.columns(["userId", "requestId"]).doNothing())
+        .returning("requestId"),
+    () => "",
+  ),
+  debit: prepared(
+    (db, _: null, [userId, cents, at]: readonly [string, number, string]) =>
+      db
+        .updateTable("demoAccounts")
+        .set({ cashCents: sql`cash_cents - ${cents}`, updatedAt: at })
+        .where("userId", "=", userId)
+        .where("cashCents", ">=", cents)
+        .returning("userId"),
+    () => "",
+  ),
+  insertOrder: prepared(
+    (db, _: null, values: readonly unknown[]) =>
+      db
+        .insertInto("demoOrders")
+        .values(rowOf<Insertable<DemoOrdersTable>>(ORDER_COLUMNS, values))
+        .returning("orderId"),
+    () => "",
+  ),
+  insertPosition: prepared(
+    (db, _: null, values: readonly unknown[]) =>
+      db.insertInto("demoPositions").values(rowOf<Insertable<DemoPositionsTable>>(POSITION_COLUMNS, values)),
+    () => "",
+  ),
+};
+
 export const tradingRepository = (db: Executor) => ({
   // --- idempotency ---------------------------------------------------------------------------
 
   /** Records a done request with its response; false when the key was already taken. */
   async recordRequest(row: Insertable<IdempotencyKeysTable>): Promise<boolean> {
-    const inserted = await db
-      .insertInto("idempotencyKeys")
-      .values(row)
-      .onConflict((oc) => oc.columns(["userId", "requestId"]).doNothing())
-      .returning("requestId")
-      .executeTakeFirst();
-    return inserted !== undefined;
+    return (await Q.recordRequest(db, null, valuesOf(REQUEST_COLUMNS, row))).length === 1;
   },
 
   async findRequest(userId: string, requestId: string): Promise<IdempotencyRow | undefined> {
@@ -79,13 +175,7 @@ export const tradingRepository = (db: Executor) => ({
 
   /** Guarded debit: false (and nothing changed) when the cash does not cover it. */
   async debit(userId: string, cents: number, at: string): Promise<boolean> {
-    const result = await db
-      .updateTable("demoAccounts")
-      .set({ cashCents: sql`cash_cents - ${cents}`, updatedAt: at })
-      .where("userId", "=", userId)
-      .where("cashCents", ">=", cents)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    return (await Q.debit(db, null, [userId, cents, at])).length === 1;
   },
 
   /** Returns margin plus profit (or minus loss) to cash and books the realised P/L. */
@@ -104,7 +194,8 @@ export const tradingRepository = (db: Executor) => ({
   // --- orders --------------------------------------------------------------------------------
 
   async insertOrder(row: Insertable<DemoOrdersTable>): Promise<number> {
-    const inserted = await db.insertInto("demoOrders").values(row).returning("orderId").executeTakeFirstOrThrow();
+    const [inserted] = await Q.insertOrder(db, null, valuesOf(ORDER_COLUMNS, row));
+    if (!inserted) throw new Error("the order insert returned no id");
     return Number(inserted.orderId);
   },
 
@@ -122,8 +213,8 @@ export const tradingRepository = (db: Executor) => ({
 
   /** The position id is given: it is the id of the order that opens it (no extra write to link them). */
   async insertPosition(row: Insertable<DemoPositionsTable> & { positionId: number }): Promise<number> {
-    const inserted = await db.insertInto("demoPositions").values(row).returning("positionId").executeTakeFirstOrThrow();
-    return Number(inserted.positionId);
+    await Q.insertPosition(db, null, valuesOf(POSITION_COLUMNS, row));
+    return row.positionId;
   },
 
   async findPosition(positionId: number): Promise<PositionRow | undefined> {

@@ -1,4 +1,4 @@
-import { type TObject, Type } from "typebox";
+import { Type } from "typebox";
 
 // `type: [x, "null"]` rather than anyOf: with type coercion on, Ajv would turn null into 0 / false
 // while trying the first branch of an anyOf.
@@ -247,18 +247,3 @@ export const HistoryResponse = Type.Array(
   }),
   { description: "Closed trades, newest first (a partial close is a trade of its own)" },
 );
-
-/**
- * Upstream binds JSON case-insensitively: `instrumentId` reaches `InstrumentID`. Renames a
- * body's keys to the schema's spelling before validation; a key given twice in different
- * casings keeps the last one, as upstream's binder does.
- */
-export function canonicalKeys(schema: TObject, body: unknown): unknown {
-  if (!body || typeof body !== "object" || Array.isArray(body)) return body;
-  const names = new Map(Object.keys(schema.properties).map((k) => [k.toLowerCase(), k]));
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
-    out[names.get(key.toLowerCase()) ?? key] = value;
-  }
-  return out;
-}

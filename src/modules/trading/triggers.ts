@@ -60,6 +60,8 @@ export function registerTradingTriggers(deps: Deps): void {
         await closeByTrigger(deps, fired.positionId, fired.kind, fired.rate);
       } catch (error) {
         deps.log.error({ err: error, positionId: fired.positionId }, "trigger close failed");
+        // Watch it again, so the next tick retries instead of the stop being lost.
+        await rewatch(deps, fired.positionId).catch(() => {});
       }
     }
   });
@@ -74,22 +76,26 @@ export function evaluateTick(index: TriggerIndex, quotes: readonly Quote[]): Fir
   return fired;
 }
 
+async function rewatch(deps: Deps, positionId: number): Promise<void> {
+  const row = await tradingRepository(deps.db.kysely).findPosition(positionId);
+  if (row?.status === "open") triggerIndexOf(deps).add(specOfRow(row));
+}
+
+const specOfRow = (row: PositionRow): TriggerSpec =>
+  specOf({
+    positionId: row.positionId,
+    instrumentId: row.instrumentId,
+    isBuy: row.isBuy === 1,
+    stopLossRate: row.stopLossRate,
+    takeProfitRate: row.takeProfitRate,
+    isTslEnabled: row.isTslEnabled === 1,
+    tslGap: row.tslGap,
+  });
+
 /** Rebuilds the index from the store (at start). A trailing stop resumes from its stored level. */
 export async function loadTriggers(deps: Deps): Promise<number> {
   const index = triggerIndexOf(deps);
   const rows = await tradingRepository(deps.db.kysely).openPositionsWithTriggers();
-  for (const row of rows) {
-    index.add(
-      specOf({
-        positionId: row.positionId,
-        instrumentId: row.instrumentId,
-        isBuy: row.isBuy === 1,
-        stopLossRate: row.stopLossRate,
-        takeProfitRate: row.takeProfitRate,
-        isTslEnabled: row.isTslEnabled === 1,
-        tslGap: row.tslGap,
-      }),
-    );
-  }
+  for (const row of rows) index.add(specOfRow(row));
   return rows.length;
 }

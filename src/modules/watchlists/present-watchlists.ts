@@ -29,12 +29,21 @@ function dynamicRows(row: WatchlistRow, found: readonly Instrument[]): Watchlist
   }));
 }
 
+/**
+ * RecentlyInvested stores a sort key (the newest has the lowest) so that an order moves one row
+ * only; its wire ranks are the positions in that order, 0 = newest (docs/decisions/0049).
+ */
+function renumbered(row: WatchlistRow, items: WatchlistItemRow[], offset: number): WatchlistItemRow[] {
+  if (row.watchlistType !== "RecentlyInvested") return items;
+  return items.map((item, n) => ({ ...item, itemRank: offset + n }));
+}
+
 /** Every item of one watchlist in display order (dynamic ones computed), up to `limit`. */
 export async function allItemRows(deps: Deps, row: WatchlistRow, limit: number): Promise<WatchlistItemRow[]> {
   if (row.watchlistType === "Dynamic" && row.dynamicUrl) {
     return dynamicRows(row, await runDynamicQuery(deps, row.dynamicUrl, limit));
   }
-  return watchlistsRepository(deps.db.kysely).pageItems(row.id, 0, limit);
+  return renumbered(row, await watchlistsRepository(deps.db.kysely).pageItems(row.id, 0, limit), 0);
 }
 
 async function load(deps: Deps, row: WatchlistRow, page: Page, withAll: boolean): Promise<Loaded> {
@@ -56,11 +65,11 @@ async function load(deps: Deps, row: WatchlistRow, page: Page, withAll: boolean)
     repo.pageItems(row.id, offset, page.itemsPerPage),
     repo.countItems(row.id),
   ]);
-  if (!withAll) return { row, items, total };
+  if (!withAll) return { row, items: renumbered(row, items, offset), total };
   const all = await repo.pageItems(row.id, 0, deps.config.watchlistLimits.maxItemsPerWatchlist);
   return {
     row,
-    items,
+    items: renumbered(row, items, offset),
     total,
     allInstrumentIds: all.filter((i) => i.itemType === "Instrument").map((i) => i.itemId),
   };

@@ -1,5 +1,6 @@
 import type { Selectable } from "kysely";
 import type { Executor } from "../../infra/db/executor.js";
+import { prepared } from "../../infra/db/prepared.js";
 import type { WatchlistItemsTable, WatchlistsTable } from "../../infra/db/schema.js";
 
 export type WatchlistRow = Selectable<WatchlistsTable>;
@@ -7,6 +8,32 @@ export type WatchlistItemRow = Selectable<WatchlistItemsTable>;
 export type ItemKey = Pick<WatchlistItemRow, "itemType" | "itemId">;
 
 const count = (row: { n: number | string | bigint } | undefined) => Number(row?.n ?? 0);
+
+/** Runs on every demo order (RecentlyInvested): compiled once (infra/db/prepared.ts). */
+const moveToTopQuery = prepared(
+  (
+    db,
+    _: null,
+    [reason, date, userId, builtin, itemType, itemId]: readonly [string, string, string, string, string, number],
+  ) =>
+    db
+      .updateTable("watchlistItems")
+      .set((eb) => ({
+        itemRank: eb
+          .selectFrom("watchlistItems as i")
+          .select((m) => m(m.fn.min<number>("i.itemRank"), "-", m.lit(1)).as("r"))
+          .whereRef("i.watchlistId", "=", "watchlistItems.watchlistId"),
+        itemAddedReason: reason,
+        itemAddedDate: date,
+      }))
+      .where("watchlistId", "=", (eb) =>
+        eb.selectFrom("watchlists").select("id").where("userId", "=", userId).where("builtin", "=", builtin),
+      )
+      .where("itemType", "=", itemType)
+      .where("itemId", "=", itemId)
+      .returning("watchlistId"),
+  () => "",
+);
 
 export const watchlistsRepository = (db: Executor) => ({
   async insert(row: WatchlistRow): Promise<void> {
@@ -248,20 +275,86 @@ export const watchlistsRepository = (db: Executor) => ({
       .execute();
   },
 
-  /** Moves every item one place down (RecentlyInvested puts the newest first). */
-  async shiftRanks(watchlistId: string): Promise<void> {
-    await db
-      .updateTable("watchlistItems")
-      .set((eb) => ({ itemRank: eb("itemRank", "+", 1) }))
-      .where("watchlistId", "=", watchlistId)
-      .execute();
+  /**
+   * Puts an item on top of the user's builtin watchlist in one statement: inserted, or moved
+   * when already there, with a sort key below every other item's (min - 1). Nothing else is
+   * renumbered: the wire ranks 0..n-1 are computed on read (see `renumbered`). Returns the
+   * watchlist's id, or undefined when the user has no such builtin watchlist yet.
+   */
+  async putOnTop(
+    userId: string,
+    builtin: string,
+    item: Pick<WatchlistItemRow, "itemType" | "itemId" | "itemAddedReason" | "itemAddedDate">,
+  ): Promise<string | undefined> {
+    const row = await db
+      .insertInto("watchlistItems")
+      .columns(["watchlistId", "itemType", "itemId", "itemRank", "itemAddedReason", "itemAddedDate"])
+      .expression((eb) =>
+        eb
+          .selectFrom("watchlists as w")
+          .select((s) => [
+            "w.id",
+            // Typed casts: PostgreSQL cannot infer a bare parameter's type in a select list.
+            s.cast<string>(s.val(item.itemType), "text").as("itemType"),
+            s.cast<number>(s.val(item.itemId), "integer").as("itemId"),
+            s
+              .selectFrom("watchlistItems as i")
+              .select((m) => m(m.fn.coalesce(m.fn.min<number>("i.itemRank"), m.lit(0)), "-", m.lit(1)).as("r"))
+              .whereRef("i.watchlistId", "=", "w.id")
+              .as("itemRank"),
+            s.cast<string>(s.val(item.itemAddedReason), "text").as("itemAddedReason"),
+            s.cast<string>(s.val(item.itemAddedDate), "text").as("itemAddedDate"),
+          ])
+          .where("w.userId", "=", userId)
+          .where("w.builtin", "=", builtin),
+      )
+      .onConflict((oc) =>
+        oc.columns(["watchlistId", "itemType", "itemId"]).doUpdateSet((eb) => ({
+          itemRank: eb.ref("excluded.itemRank"),
+          itemAddedReason: eb.ref("excluded.itemAddedReason"),
+          itemAddedDate: eb.ref("excluded.itemAddedDate"),
+        })),
+      )
+      .returning("watchlistId")
+      .executeTakeFirst();
+    return row?.watchlistId;
   },
 
-  async deleteItemsFromRank(watchlistId: string, rank: number): Promise<void> {
+  /**
+   * Moves an item that is already in the user's builtin watchlist to the top (sort key min - 1),
+   * in one statement that needs no transaction: the common case of RecentlyInvested, where a
+   * user trades the same instruments again. false = not there (or no such watchlist).
+   */
+  async moveToTop(
+    userId: string,
+    builtin: string,
+    item: Pick<WatchlistItemRow, "itemType" | "itemId" | "itemAddedReason" | "itemAddedDate">,
+  ): Promise<boolean> {
+    const moved = await moveToTopQuery(db, null, [
+      item.itemAddedReason,
+      item.itemAddedDate,
+      userId,
+      builtin,
+      item.itemType,
+      item.itemId,
+    ]);
+    return moved.length > 0;
+  },
+
+  /** Keeps the first `max` items (by sort key) and deletes the rest: an index seek, no renumbering. */
+  async keepFirstItems(watchlistId: string, max: number): Promise<void> {
     await db
       .deleteFrom("watchlistItems")
       .where("watchlistId", "=", watchlistId)
-      .where("itemRank", ">=", rank)
+      .where("itemRank", ">=", (eb) =>
+        eb
+          .selectFrom("watchlistItems")
+          .select("itemRank")
+          .where("watchlistId", "=", watchlistId)
+          .orderBy("itemRank")
+          .limit(1)
+          .offset(max),
+      )
       .execute();
   },
 });
