@@ -281,6 +281,8 @@ export interface MarketSettings {
   volatility: number;
   /** Bid/ask spread in basis points of the mid price. */
   spreadBps: number;
+  /** MARKET_LEASE_KEY: the Redis key naming the instance that ticks (default sta:market:leader). */
+  leaseKey?: string;
 }
 
 export interface DemoSettings {
@@ -314,6 +316,11 @@ function parseMarketSettings(pick: Pick, problems: string[]): MarketSettings {
     const v = Number(spreadText);
     if (/^\d*\.?\d+$/.test(spreadText) && v >= 0 && v <= 1000) market.spreadBps = v;
     else problems.push(`MARKET_SPREAD_BPS must be a number of basis points from 0 to 1000 (got "${spreadText}")`);
+  }
+  const leaseKey = pick(undefined, "MARKET_LEASE_KEY");
+  if (leaseKey !== undefined) {
+    if (/^[\x21-\x7e]{1,200}$/.test(leaseKey)) market.leaseKey = leaseKey;
+    else problems.push(`MARKET_LEASE_KEY must be 1 to 200 printable characters without spaces (got "${leaseKey}")`);
   }
   return market;
 }

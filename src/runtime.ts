@@ -5,10 +5,13 @@ import { type Clock, systemClock } from "./core/clock.js";
 import type { EventBus } from "./core/events.js";
 import { MemoryEventBus } from "./infra/bus/memory.js";
 import { RedisEventBus } from "./infra/bus/redis.js";
+import { LocalLease } from "./infra/lease/lease.js";
+import { RedisLease } from "./infra/lease/redis.js";
 import { openDatabase } from "./infra/db/database.js";
 import { migrateToLatest } from "./infra/db/migrate.js";
 import type { Deps } from "./modules/context.js";
 import { MarketEngine } from "./modules/market/engine.js";
+import { registerPriceStream } from "./modules/market/price-stream.js";
 import { registerNotificationSubscribers } from "./modules/notifications/notifications.subscribers.js";
 import { registerTradingTriggers } from "./modules/trading/triggers.js";
 import { registerWatchlistSubscribers } from "./modules/watchlists/watchlists.subscribers.js";
@@ -46,13 +49,31 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
     );
   }
   const clock = options.clock ?? systemClock;
-  const market = new MarketEngine(config.market, clock, (error) => log.error({ err: error }, "market tick failed"));
+  // With several instances one engine ticks: the holder of a lease a few ticks long.
+  const leadership = config.redisUrl
+    ? await RedisLease.open(
+        config.redisUrl,
+        config.market.leaseKey ?? DEFAULT_MARKET_LEASE_KEY,
+        marketLeaseMs(config.market.tickMs),
+        log,
+      )
+    : new LocalLease();
+  const market = new MarketEngine(config.market, clock, {
+    onError: (error) => log.error({ err: error }, "market tick failed"),
+    leadership,
+  });
   const deps: Deps = { db, bus, clock, config, log, market };
+  registerPriceStream(deps);
   registerNotificationSubscribers(deps);
   registerTradingTriggers(deps);
   registerWatchlistSubscribers(deps);
   return deps;
 }
+
+export const DEFAULT_MARKET_LEASE_KEY = "sta:market:leader";
+
+/** The leader renews every tick; a follower takes over once three ticks (at least 1 s) passed unrenewed. */
+export const marketLeaseMs = (tickMs: number) => Math.max(3 * tickMs, 1000);
 
 export async function closeDeps(deps: Deps): Promise<void> {
   await deps.market.stop();

@@ -117,7 +117,36 @@ export interface PositionClosed {
 
 export type TradingEvent = PositionOpened | PositionClosed;
 
-export type DomainEvent = UserRegistered | KeyPairRevoked | OAuthGrantRevoked | SocialEvent | TradingEvent;
+/** One instrument's price in a `PricesTicked` broadcast (the market engine's quote). */
+export interface TickedQuote {
+  readonly instrumentId: number;
+  readonly bid: number;
+  readonly ask: number;
+  readonly mid: number;
+  readonly date: string;
+  readonly priceRateId: number;
+}
+
+/**
+ * The leading instance's market engine ticked (only with several instances, REDIS_URL): every
+ * other instance applies the same quotes at the same step (docs/decisions/0050-one-price-stream.md).
+ */
+export interface PricesTicked {
+  readonly type: "PricesTicked";
+  /** The engine that ticked: it skips its own broadcast. */
+  readonly engineId: string;
+  readonly step: number;
+  readonly quotes: readonly TickedQuote[];
+  readonly occurredAt: string;
+}
+
+export type DomainEvent =
+  | UserRegistered
+  | KeyPairRevoked
+  | OAuthGrantRevoked
+  | SocialEvent
+  | TradingEvent
+  | PricesTicked;
 export type DomainEventType = DomainEvent["type"];
 export type EventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
 

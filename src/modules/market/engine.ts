@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Clock } from "../../core/clock.js";
 
 /** A two-sided price of one instrument at one tick. */
@@ -136,7 +137,33 @@ interface InstrumentState {
   candles: Map<CandleInterval, OpenCandle[]>;
 }
 
-export type TickListener = (quotes: readonly Quote[]) => Promise<void> | void;
+/** What a listener learns of a tick besides its quotes. */
+export interface TickInfo {
+  step: number;
+  /**
+   * True when the quotes were applied from the leading instance's broadcast rather than ticked
+   * here: follow them, but leave acting on them (closing triggered positions) to the leader.
+   */
+  applied: boolean;
+}
+
+export type TickListener = (quotes: readonly Quote[], tick: TickInfo) => Promise<void> | void;
+
+/**
+ * Who may tick when several instances run (src/infra/lease): `acquire` is asked before every
+ * timed tick and renews the lease of the instance that holds it. Without one the engine always
+ * ticks.
+ */
+export interface Leadership {
+  acquire(): Promise<boolean>;
+  release(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface EngineOptions {
+  onError?: (error: unknown) => void;
+  leadership?: Leadership;
+}
 
 const round = (value: number, precision: number) => {
   const f = 10 ** precision;
@@ -156,13 +183,30 @@ export class MarketEngine {
   private step = 0;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | undefined;
+  /** The timed tick in flight (asking for the lease, then ticking). */
+  private timing: Promise<void> | undefined;
+  /** Quotes broadcast for instruments not priced here yet: `register` starts them there. */
+  private readonly appliedUnknown = new Map<number, Quote>();
+  private readonly onError: (error: unknown) => void;
+  private readonly leadership: Leadership | undefined;
+  private leading = false;
+  /** Names this engine in its broadcasts, so that it skips its own. */
+  readonly id = randomUUID();
 
   constructor(
     readonly settings: EngineSettings,
     private readonly clock: Clock,
-    private readonly onError: (error: unknown) => void = () => {},
+    options: EngineOptions | ((error: unknown) => void) = {},
   ) {
+    const opts = typeof options === "function" ? { onError: options } : options;
+    this.onError = opts.onError ?? (() => {});
+    this.leadership = opts.leadership;
     this.source = new RandomWalkSource(settings.seed, settings.volatility);
+  }
+
+  /** Whether the last timed tick found this instance leading (always, once started, when alone). */
+  get isLeader(): boolean {
+    return this.leading;
   }
 
   get steps(): number {
@@ -179,12 +223,14 @@ export class MarketEngine {
     const date = this.clock.now();
     for (const instrument of instruments) {
       if (this.states.has(instrument.instrumentId)) continue;
+      const applied = this.appliedUnknown.get(instrument.instrumentId);
+      this.appliedUnknown.delete(instrument.instrumentId);
       const state: InstrumentState = {
         instrument,
-        quote: this.quoteFor(instrument, instrument.priceSeed, date.toISOString()),
+        quote: applied ?? this.quoteFor(instrument, instrument.priceSeed, date.toISOString()),
         candles: new Map(),
       };
-      this.foldIntoCandles(state, date.getTime());
+      this.foldIntoCandles(state, applied ? Date.parse(applied.date) : date.getTime());
       this.states.set(instrument.instrumentId, state);
     }
   }
@@ -229,24 +275,79 @@ export class MarketEngine {
       this.foldIntoCandles(state, now.getTime());
       moved.push(state.quote);
     }
-    for (const listener of this.listeners) await listener(moved);
+    for (const listener of this.listeners) await listener(moved, { step: this.step, applied: false });
     return moved;
+  }
+
+  /**
+   * Takes over a tick of the leading instance: the same quotes, candles and step as there. A
+   * broadcast older than the step reached here is ignored. A follower that becomes leader
+   * continues from the last quotes it applied.
+   */
+  async apply(step: number, quotes: readonly Quote[]): Promise<boolean> {
+    while (this.running) await this.running;
+    if (step <= this.step) return false;
+    const work = this.runApplied(step, quotes);
+    this.running = work;
+    try {
+      await work;
+      return true;
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  private async runApplied(step: number, quotes: readonly Quote[]): Promise<void> {
+    this.step = step;
+    const applied: Quote[] = [];
+    for (const q of quotes) {
+      const quote: Quote = {
+        instrumentId: q.instrumentId,
+        bid: q.bid,
+        ask: q.ask,
+        mid: q.mid,
+        date: q.date,
+        priceRateId: q.priceRateId,
+      };
+      const state = this.states.get(q.instrumentId);
+      if (!state) {
+        this.appliedUnknown.set(q.instrumentId, quote);
+        continue;
+      }
+      state.quote = quote;
+      this.foldIntoCandles(state, Date.parse(quote.date));
+      applied.push(quote);
+    }
+    for (const listener of this.listeners) await listener(applied, { step, applied: true });
+  }
+
+  /** A timed tick: only while this instance holds the leadership (always, alone). */
+  private async timedTick(): Promise<void> {
+    this.leading = this.leadership ? await this.leadership.acquire() : true;
+    if (this.leading && this.timer) await this.tick();
   }
 
   /** Ticks every `tickMs`; a tick still running when the next is due delays it (no pile-up). */
   start(): void {
     if (this.timer || this.settings.tickMs <= 0) return;
     this.timer = setInterval(() => {
-      if (this.running) return;
-      this.tick().catch(this.onError);
+      if (this.running || this.timing) return;
+      this.timing = this.timedTick()
+        .catch(this.onError)
+        .finally(() => {
+          this.timing = undefined;
+        });
     }, this.settings.tickMs);
     this.timer.unref();
   }
 
+  /** Stops ticking and gives the leadership up at once, so another instance takes over. */
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
-    while (this.running) await this.running.catch(() => {});
+    while (this.timing || this.running) await (this.timing ?? this.running)?.catch(() => {});
+    this.leading = false;
+    await this.leadership?.close();
   }
 
   /** Up to `count` most recent candles, oldest first (`asc`) or newest first (`desc`). */

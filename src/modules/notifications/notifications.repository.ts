@@ -1,9 +1,22 @@
 import type { Selectable } from "kysely";
 import type { Executor } from "../../infra/db/executor.js";
+import { prepared } from "../../infra/db/prepared.js";
 import type { NotificationsTable } from "../../infra/db/schema.js";
 
 export type NotificationRow = Selectable<NotificationsTable>;
 export type ReadStatus = "New" | "Seen" | "Read";
+
+/** The hot read of GET notifications, built and compiled once (infra/db/prepared.ts). */
+const listForUserQuery = prepared(
+  (db: Executor, _shape: null, [userId]: readonly [string]) =>
+    db
+      .selectFrom("notifications")
+      .selectAll()
+      .where("userId", "=", userId)
+      .orderBy("publishDate", "desc")
+      .orderBy("id", "desc"),
+  () => "",
+);
 
 export const notificationsRepository = (db: Executor) => ({
   async insert(row: NotificationRow): Promise<void> {
@@ -12,13 +25,7 @@ export const notificationsRepository = (db: Executor) => ({
 
   /** Newest first; ties broken by id so the order is stable. */
   async listForUser(userId: string): Promise<NotificationRow[]> {
-    return db
-      .selectFrom("notifications")
-      .selectAll()
-      .where("userId", "=", userId)
-      .orderBy("publishDate", "desc")
-      .orderBy("id", "desc")
-      .execute();
+    return listForUserQuery(db, null, [userId]);
   },
 
   /** Moves the given notifications from New to Seen (others, or already moved, are left alone). */

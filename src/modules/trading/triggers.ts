@@ -7,6 +7,21 @@ import { type Fired, TriggerIndex, type TriggerSpec } from "./trigger-index.js";
 
 /** One trigger index per market engine (per process); every instance keeps its own and closes are guarded. */
 const indexes = new WeakMap<MarketEngine, TriggerIndex>();
+/**
+ * Positions a follower saw fire on an applied tick, until their close arrives: the leader closes
+ * them, and a follower that becomes leader first watches again those still open (the old leader
+ * may have stopped between the tick and the close).
+ */
+const firedElsewhere = new WeakMap<MarketEngine, Set<number>>();
+
+function firedElsewhereOf(deps: Pick<Deps, "market">): Set<number> {
+  let set = firedElsewhere.get(deps.market);
+  if (!set) {
+    set = new Set();
+    firedElsewhere.set(deps.market, set);
+  }
+  return set;
+}
 
 export function triggerIndexOf(deps: Pick<Deps, "market">): TriggerIndex {
   let index = indexes.get(deps.market);
@@ -44,17 +59,31 @@ export function currentStopOf(deps: Pick<Deps, "market">, position: PositionRow)
 }
 
 /**
- * Keeps the index in step with positions (through the events, so it also works with a shared
- * bus across instances) and checks it on every tick. Fired positions leave the index at once
- * and are closed at their trigger rate through the same close a client uses.
+ * Keeps the index in step with positions in every instance (`subscribeEverywhere`, so a position
+ * opened through one instance is watched by all) and checks it on every tick. Fired positions
+ * leave the index at once; the instance that ticked (the leader) closes them at their trigger
+ * rate through the same close a client uses, while a follower applying the leader's tick only
+ * keeps its index (trailing levels included) in step.
  */
 export function registerTradingTriggers(deps: Deps): void {
   const index = triggerIndexOf(deps);
-  deps.bus.subscribe("PositionOpened", (e) => index.add(specOf(e)));
-  deps.bus.subscribe("PositionClosed", (e) => {
-    if (e.fullyClosed) index.remove(e.positionId);
+  const pending = firedElsewhereOf(deps);
+  deps.bus.subscribeEverywhere("PositionOpened", (e) => index.add(specOf(e)));
+  deps.bus.subscribeEverywhere("PositionClosed", (e) => {
+    if (!e.fullyClosed) return;
+    index.remove(e.positionId);
+    pending.delete(e.positionId);
   });
-  deps.market.onTick(async (quotes) => {
+  deps.market.onTick(async (quotes, tick) => {
+    if (tick.applied) {
+      for (const fired of evaluateTick(index, quotes)) pending.add(fired.positionId);
+      return;
+    }
+    if (pending.size > 0) {
+      const ids = [...pending];
+      pending.clear();
+      for (const id of ids) await rewatch(deps, id).catch(() => pending.add(id));
+    }
     for (const fired of evaluateTick(index, quotes)) {
       try {
         await closeByTrigger(deps, fired.positionId, fired.kind, fired.rate);
