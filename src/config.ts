@@ -18,6 +18,8 @@ export interface Config {
   host: string;
   database: DatabaseTarget;
   redisUrl: string | undefined;
+  /** Prefix of every Redis key and channel (REDIS_NAMESPACE, default `sta`): deployments sharing one Redis stay apart. */
+  redisNamespace: string;
   logLevel: LogLevel;
   scopePrefix: string;
   /** Largest accepted request body in bytes; larger bodies get 413. */
@@ -166,6 +168,10 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
   if (redisUrl !== undefined && !/^rediss?:\/\/.+/i.test(redisUrl)) {
     problems.push(`REDIS_URL must start with redis:// or rediss:// (got "${redactUrl(redisUrl)}")`);
   }
+  const redisNamespace = pick(undefined, "REDIS_NAMESPACE") ?? "sta";
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(redisNamespace)) {
+    problems.push(`REDIS_NAMESPACE must be 1 to 64 letters, digits, '.', '_' or '-' (got "${redisNamespace}")`);
+  }
 
   const logLevel = (pick(flags.logLevel, "LOG_LEVEL") ?? defaults.logLevel ?? "info").toLowerCase();
   if (!LOG_LEVELS.includes(logLevel as LogLevel)) {
@@ -263,6 +269,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
     host,
     database,
     redisUrl,
+    redisNamespace,
     logLevel: logLevel as LogLevel,
     scopePrefix,
     bodyLimit,

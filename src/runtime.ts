@@ -4,11 +4,11 @@ import type { Config } from "./config.js";
 import { type Clock, systemClock } from "./core/clock.js";
 import type { EventBus } from "./core/events.js";
 import { MemoryEventBus } from "./infra/bus/memory.js";
-import { RedisEventBus } from "./infra/bus/redis.js";
-import { LocalLease } from "./infra/lease/lease.js";
-import { RedisLease } from "./infra/lease/redis.js";
+import { eventsChannel, RedisEventBus } from "./infra/bus/redis.js";
 import { openDatabase } from "./infra/db/database.js";
 import { migrateToLatest } from "./infra/db/migrate.js";
+import { LocalLease } from "./infra/lease/lease.js";
+import { RedisLease } from "./infra/lease/redis.js";
 import type { Deps } from "./modules/context.js";
 import { MarketEngine } from "./modules/market/engine.js";
 import { registerPriceStream } from "./modules/market/price-stream.js";
@@ -40,7 +40,7 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
   let bus: EventBus;
   try {
     bus = config.redisUrl
-      ? await RedisEventBus.connect(config.redisUrl, log)
+      ? await RedisEventBus.connect(config.redisUrl, log, eventsChannel(config.redisNamespace))
       : new MemoryEventBus((error, event) => log.error({ err: error, event: event.type }, "event handler failed"));
   } catch (error) {
     await db.close();
@@ -53,7 +53,7 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
   const leadership = config.redisUrl
     ? await RedisLease.open(
         config.redisUrl,
-        config.market.leaseKey ?? DEFAULT_MARKET_LEASE_KEY,
+        config.market.leaseKey ?? marketLeaseKey(config.redisNamespace),
         marketLeaseMs(config.market.tickMs),
         log,
       )
@@ -70,7 +70,8 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
   return deps;
 }
 
-export const DEFAULT_MARKET_LEASE_KEY = "sta:market:leader";
+/** The lease of a deployment: `<REDIS_NAMESPACE>:market:leader` unless MARKET_LEASE_KEY names another. */
+export const marketLeaseKey = (namespace: string) => `${namespace}:market:leader`;
 
 /** The leader renews every tick; a follower takes over once three ticks (at least 1 s) passed unrenewed. */
 export const marketLeaseMs = (tickMs: number) => Math.max(3 * tickMs, 1000);

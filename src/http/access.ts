@@ -30,8 +30,6 @@ declare module "fastify" {
   }
 }
 
-export const SECURITY_SCHEMES = { oauth2: "oauth2", apiKey: "apiKey", userKey: "userKey" } as const;
-
 /** Alternatives, any one of which grants access: one requirement per accepted scope. */
 export function securityFor(access: Access, prefix: string): Record<string, string[]>[] {
   const scopes = access.scopes.map((s) => withPrefix(s, prefix));

@@ -83,7 +83,7 @@ interface Plan {
  */
 export async function registerRateLimit(
   app: FastifyInstance,
-  config: Pick<Config, "rateLimits" | "redisUrl">,
+  config: Pick<Config, "rateLimits" | "redisUrl" | "redisNamespace">,
   log: Logger,
   clock: Clock,
 ): Promise<void> {
@@ -122,6 +122,7 @@ export async function registerRateLimit(
   if (!enabled) return;
   const store: RateLimitStore = await createRateLimitStore({
     redisUrl: config.redisUrl,
+    keyPrefix: `${config.redisNamespace}:rl:`,
     log,
     now: () => clock.now().getTime(),
   });

@@ -52,5 +52,3 @@ export function withRateLimitHeaders<T extends TSchema>(schema: T): T {
 
 /** An empty success (204). */
 export const NoContent = Type.Null({ description: "No content" });
-
-export const Uuid = Type.String({ format: "uuid" });

@@ -113,10 +113,6 @@ export async function ensureDocsClient(deps: Deps): Promise<string> {
   return created.clientId;
 }
 
-export async function isEmpty(deps: Deps): Promise<boolean> {
-  return (await identityRepository(deps.db.kysely).countUsers()) === 0;
-}
-
 /** Mints a fresh key pair for the demo user; only hashes are stored, so it cannot be re-printed. */
 export async function issueDemoCredentials(deps: Deps, appName = "npm start"): Promise<IssuedKeyPair> {
   return createKeyPair(withActor(deps, systemActor("seed")), {

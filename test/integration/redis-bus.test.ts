@@ -43,8 +43,10 @@ function collect<T>(n: number) {
 
 describe.each(inject("services").redis ? ["redis"] : [])("the %s event bus across instances", () => {
   it("runs `everywhere` subscribers in every instance and `once` subscribers only where published", async () => {
-    const a = await RedisEventBus.connect(REDIS_TEST_URL, log);
-    const b = await RedisEventBus.connect(REDIS_TEST_URL, log);
+    // A channel of its own: other suites publish on the shared Redis at the same time.
+    const channel = `test-${randomUUID()}:events`;
+    const a = await RedisEventBus.connect(REDIS_TEST_URL, log, channel);
+    const b = await RedisEventBus.connect(REDIS_TEST_URL, log, channel);
     try {
       const everywhereA = collect<DomainEvent>(1);
       const everywhereB = collect<DomainEvent>(1);
@@ -98,7 +100,12 @@ describe.each(inject("services").redis ? ["redis"] : [])("two instances on one %
   it("a key pair revoked through one instance is refused at once by the other", async () => {
     const dir = mkdtempSync(join(tmpdir(), "sta-bus-"));
     const config = loadConfig(
-      { LOG_LEVEL: "silent", REDIS_URL: REDIS_TEST_URL, RATE_LIMITS_ENABLED: "false" },
+      {
+        LOG_LEVEL: "silent",
+        REDIS_URL: REDIS_TEST_URL,
+        REDIS_NAMESPACE: `test-${randomUUID()}`,
+        RATE_LIMITS_ENABLED: "false",
+      },
       { database: join(dir, "shared.db") },
     );
     const depsA = await createDeps(config);

@@ -29,6 +29,10 @@ describe("market and demo configuration", () => {
     expect(c.demo.startingBalanceCents).toBe(250_050);
   });
 
+  it("reads the market lease key (several instances)", () => {
+    expect(loadConfig({ MARKET_LEASE_KEY: "prod:market:leader" }).market.leaseKey).toBe("prod:market:leader");
+  });
+
   it.each([
     ["MARKET_SEED", "-1"],
     ["MARKET_SEED", "4294967296"],
@@ -39,6 +43,7 @@ describe("market and demo configuration", () => {
     ["DEMO_BALANCE", "100.001"],
     ["DEMO_BALANCE", "-5"],
     ["DEMO_BALANCE", "1e6"],
+    ["MARKET_LEASE_KEY", "has spaces"],
   ])("refuses %s=%s with a message naming it", (name, value) => {
     const found = problems({ [name]: value });
     expect(found).toHaveLength(1);

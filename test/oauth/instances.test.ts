@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,7 +17,13 @@ describe.each(inject("services").redis ? ["redis"] : [])("bearer tokens across i
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "sta-oauth-instances-"));
     const config = loadConfig(
-      { LOG_LEVEL: "silent", REDIS_URL: REDIS_TEST_URL, AUTH_CACHE_TTL_MS: "60000", RATE_LIMITS_ENABLED: "false" },
+      {
+        LOG_LEVEL: "silent",
+        REDIS_URL: REDIS_TEST_URL,
+        REDIS_NAMESPACE: `test-${randomUUID()}`,
+        AUTH_CACHE_TTL_MS: "60000",
+        RATE_LIMITS_ENABLED: "false",
+      },
       { database: join(dir, "shared.db") },
     );
     for (let i = 0; i < 2; i++) {

@@ -4,7 +4,8 @@ import type { Logger } from "pino";
 import type { DomainEvent } from "../../core/events.js";
 import { MemoryEventBus } from "./memory.js";
 
-export const EVENTS_CHANNEL = "sta:events";
+/** The channel of a deployment: `<REDIS_NAMESPACE>:events`. */
+export const eventsChannel = (namespace: string) => `${namespace}:events`;
 
 interface Envelope {
   origin: string;
@@ -28,6 +29,7 @@ export class RedisEventBus extends MemoryEventBus {
   private constructor(
     url: string,
     private readonly log: Logger,
+    private readonly channel: string,
   ) {
     super((error, event) => log.error({ err: error, event: event.type }, "event handler failed"));
     const retryStrategy = (attempt: number) => Math.min(attempt * 200, 2000);
@@ -54,12 +56,12 @@ export class RedisEventBus extends MemoryEventBus {
     });
   }
 
-  static async connect(url: string, log: Logger): Promise<RedisEventBus> {
-    const bus = new RedisEventBus(url, log);
+  static async connect(url: string, log: Logger, channel = eventsChannel("sta")): Promise<RedisEventBus> {
+    const bus = new RedisEventBus(url, log, channel);
     // Not awaited to success: a Redis that is down now is retried in the background, and the
     // subscription is remade on every reconnect (ioredis autoResubscribe).
     await Promise.allSettled([bus.publisher.connect(), bus.subscriber.connect()]);
-    bus.subscriber.subscribe(EVENTS_CHANNEL).catch(() => {});
+    bus.subscriber.subscribe(bus.channel).catch(() => {});
     return bus;
   }
 
@@ -68,7 +70,7 @@ export class RedisEventBus extends MemoryEventBus {
     if (events.length === 0) return;
     const envelope: Envelope = { origin: this.instance, events: [...events] };
     try {
-      await this.publisher.publish(EVENTS_CHANNEL, JSON.stringify(envelope));
+      await this.publisher.publish(this.channel, JSON.stringify(envelope));
     } catch (error) {
       // The change itself is committed; other instances catch up through their caches' TTLs.
       this.log.warn({ err: error, events: events.map((e) => e.type) }, "event bus: could not broadcast");

@@ -8,9 +8,16 @@ export type { Consumption, LimitRequest, LimitState, RateLimitStore } from "./st
 /** Redis when a URL is configured (shared by every instance), else this process's memory. */
 export async function createRateLimitStore(options: {
   redisUrl: string | undefined;
+  /** Prefix of the counters' keys in Redis, e.g. `sta:rl:`. */
+  keyPrefix: string;
   log: Logger;
   now: () => number;
 }): Promise<RateLimitStore> {
   if (!options.redisUrl) return new MemoryRateLimitStore(options.now);
-  return RedisRateLimitStore.connect({ url: options.redisUrl, log: options.log, now: options.now });
+  return RedisRateLimitStore.connect({
+    url: options.redisUrl,
+    keyPrefix: options.keyPrefix,
+    log: options.log,
+    now: options.now,
+  });
 }

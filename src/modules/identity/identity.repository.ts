@@ -44,14 +44,6 @@ export const identityRepository = (db: Executor) => ({
     return Number(result.numUpdatedRows) > 0;
   },
 
-  async countUsers(): Promise<number> {
-    const row = await db
-      .selectFrom("users")
-      .select((eb) => eb.fn.countAll<number | string>().as("n"))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  },
-
   async insertKeyPair(row: KeyPairRow): Promise<void> {
     await db.insertInto("keyPairs").values(row).execute();
   },

@@ -10,9 +10,16 @@ export function registerPriceStream(deps: Deps): void {
   if (!deps.config.redisUrl) return;
   const market = deps.market;
   market.onTick(async (quotes, tick) => {
-    if (tick.applied || quotes.length === 0) return;
+    // Sent even when nothing moved, so that every instance stays on the same step.
+    if (tick.applied) return;
     await deps.bus.publish([
-      { type: "PricesTicked", engineId: market.id, step: tick.step, quotes, occurredAt: deps.clock.now().toISOString() },
+      {
+        type: "PricesTicked",
+        engineId: market.id,
+        step: tick.step,
+        quotes,
+        occurredAt: deps.clock.now().toISOString(),
+      },
     ]);
   });
   deps.bus.subscribeEverywhere("PricesTicked", async (event) => {

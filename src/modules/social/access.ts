@@ -3,7 +3,8 @@ import type { Actor, UserActor } from "../../core/actor.js";
 import { AppError } from "../../core/errors.js";
 import type { Deps } from "../context.js";
 import { getUserProfiles, type UserRecord } from "../identity/user-profiles.js";
-import { type PostRow, socialRepository } from "./social.repository.js";
+import { socialRepository } from "./social.repository.js";
+import type { PostRow } from "./social.rows.js";
 
 export const READ_SCOPES = ["feed:read"] as const;
 export const WRITE_SCOPES = ["feed:write"] as const;

@@ -2,14 +2,8 @@ import type { Deps } from "../context.js";
 import { getUserProfiles } from "../identity/user-profiles.js";
 import { findInstruments } from "../market/find-instruments.js";
 import { type MarketView, toMarket } from "../market/market.view.js";
-import {
-  type CommentRow,
-  type LikeRow,
-  type PostRow,
-  type PostStats,
-  type SocialRepository,
-  socialRepository,
-} from "./social.repository.js";
+import { type SocialRepository, socialRepository } from "./social.repository.js";
+import type { CommentRow, LikeRow, PostRow, PostStats } from "./social.rows.js";
 import {
   type AttachmentForm,
   type Bundle,

@@ -5,8 +5,9 @@ import { type Ctx, transact } from "../context.js";
 import { resolveUserRefs } from "../identity/user-profiles.js";
 import { actionablePost, actorRecord, requesterOf, requireOwner, requireWriter } from "./access.js";
 import { assembleComments } from "./assemble.js";
-import { type AttachmentInput, checkAttachments, checkText, languageOf, Problems } from "./content.js";
-import { type CommentRow, socialRepository } from "./social.repository.js";
+import { type AttachmentInput, checkAttachments, checkText, languageOf, newEntry, Problems } from "./content.js";
+import { socialRepository } from "./social.repository.js";
+import type { CommentRow } from "./social.rows.js";
 import { COMMENT_MAX } from "./social.schemas.js";
 import type { CommentItemView } from "./social.view.js";
 
@@ -62,18 +63,9 @@ export async function createComment(ctx: Ctx, target: CommentTarget, input: Comm
     const repo = socialRepository(trx);
     const now = isoNow(ctx.clock);
     const comment = await repo.insertComment({
-      id: newId(),
+      ...newEntry(actor.userId, text, attachments, now),
       postId: post.id,
       parentId: parent?.id ?? null,
-      ownerId: actor.userId,
-      text,
-      languageCode: languageOf(text),
-      attachments: JSON.stringify(attachments),
-      createdAt: now,
-      updatedAt: now,
-      editStatus: "None",
-      isDeleted: 0,
-      isSpam: 0,
     });
     const unique = [...new Map(mentioned.map((u) => [u.userId, u])).values()];
     await repo.insertMentions(

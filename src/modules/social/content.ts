@@ -1,4 +1,5 @@
 import { AppError, type ErrorDetail } from "../../core/errors.js";
+import { newId } from "../../core/ids.js";
 import type { Deps } from "../context.js";
 import { resolveUserRefs, type UserRecord } from "../identity/user-profiles.js";
 import { findInstruments } from "../market/find-instruments.js";
@@ -86,6 +87,22 @@ export function languageOf(text: string): string {
   if (/[\u3040-\u30FF]/.test(text)) return "ja";
   if (/[\u4E00-\u9FFF]/.test(text)) return "zh";
   return "en";
+}
+
+/** The columns a new post or comment starts with: a fresh id, the text and its language, unedited and live. */
+export function newEntry(ownerId: string, text: string, attachments: readonly AttachmentView[], now: string) {
+  return {
+    id: newId(),
+    ownerId,
+    text,
+    languageCode: languageOf(text),
+    attachments: JSON.stringify(attachments),
+    createdAt: now,
+    updatedAt: now,
+    editStatus: "None",
+    isDeleted: 0,
+    isSpam: 0,
+  };
 }
 
 /** Tag ids are instrument ids (text); an unknown or malformed one is a 422 on its field. */

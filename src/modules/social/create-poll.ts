@@ -1,9 +1,8 @@
 import { isoNow } from "../../core/clock.js";
-import { newId } from "../../core/ids.js";
 import { type Ctx, transact } from "../context.js";
 import { requireWriter } from "./access.js";
 import { assemblePosts } from "./assemble.js";
-import { type AttachmentInput, checkAttachments, checkText, languageOf, Problems } from "./content.js";
+import { type AttachmentInput, checkAttachments, checkText, newEntry, Problems } from "./content.js";
 import { socialRepository } from "./social.repository.js";
 import { MESSAGE_MAX } from "./social.schemas.js";
 import type { PostView } from "./social.view.js";
@@ -41,17 +40,8 @@ export async function createPoll(ctx: Ctx, input: CreatePollInput): Promise<Post
     const repo = socialRepository(trx);
     const now = isoNow(ctx.clock);
     const post = await repo.insertPost({
-      id: newId(),
-      ownerId: actor.userId,
+      ...newEntry(actor.userId, text, attachments, now),
       type: "Poll",
-      text,
-      languageCode: languageOf(text),
-      attachments: JSON.stringify(attachments),
-      createdAt: now,
-      updatedAt: now,
-      editStatus: "None",
-      isDeleted: 0,
-      isSpam: 0,
       sharedPostId: null,
       sharedOriginPostId: null,
     });

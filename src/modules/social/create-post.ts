@@ -1,6 +1,5 @@
 import { isoNow } from "../../core/clock.js";
 import { AppError } from "../../core/errors.js";
-import { newId } from "../../core/ids.js";
 import { type Ctx, transact } from "../context.js";
 import { actorRecord, requireWriter } from "./access.js";
 import { assemblePosts } from "./assemble.js";
@@ -8,8 +7,8 @@ import {
   type AttachmentInput,
   checkAttachments,
   checkText,
-  languageOf,
   type MentionInput,
+  newEntry,
   Problems,
   resolveMentions,
   resolveTags,
@@ -47,17 +46,8 @@ export async function createPost(ctx: Ctx, input: CreatePostInput, form: Attachm
     const repo = socialRepository(trx);
     const now = isoNow(ctx.clock);
     const post = await repo.insertPost({
-      id: newId(),
-      ownerId: actor.userId,
+      ...newEntry(actor.userId, text, attachments, now),
       type: "Default",
-      text,
-      languageCode: languageOf(text),
-      attachments: JSON.stringify(attachments),
-      createdAt: now,
-      updatedAt: now,
-      editStatus: "None",
-      isDeleted: 0,
-      isSpam: 0,
       sharedPostId: null,
       sharedOriginPostId: null,
     });

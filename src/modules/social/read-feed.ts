@@ -4,7 +4,8 @@ import { resolveUserRefs } from "../identity/user-profiles.js";
 import { findInstruments } from "../market/find-instruments.js";
 import { requireReader } from "./access.js";
 import { assembleDiscussions } from "./assemble.js";
-import { type FeedSource, socialRepository } from "./social.repository.js";
+import { socialRepository } from "./social.repository.js";
+import type { FeedSource } from "./social.rows.js";
 import { type AttachmentForm, FEED_VERSION, type FeedPageView, type ReasonView } from "./social.view.js";
 
 export interface FeedQuery {

@@ -1,11 +1,10 @@
 import { isoNow } from "../../core/clock.js";
 import { AppError } from "../../core/errors.js";
-import { newId } from "../../core/ids.js";
 import { type Ctx, transact } from "../context.js";
 import { getUserProfiles } from "../identity/user-profiles.js";
 import { actionablePost, actorRecord, requireReader, requireWriter } from "./access.js";
 import { assemblePosts } from "./assemble.js";
-import { type AttachmentInput, checkAttachments, checkText, languageOf, Problems } from "./content.js";
+import { type AttachmentInput, checkAttachments, checkText, newEntry, Problems } from "./content.js";
 import { socialRepository } from "./social.repository.js";
 import { MESSAGE_MAX } from "./social.schemas.js";
 import type { PostView } from "./social.view.js";
@@ -46,17 +45,8 @@ export async function sharePost(ctx: Ctx, input: ShareInput): Promise<PostView> 
   const row = await transact(ctx, async (trx, record) => {
     const now = isoNow(ctx.clock);
     const post = await socialRepository(trx).insertPost({
-      id: newId(),
-      ownerId: actor.userId,
+      ...newEntry(actor.userId, text, attachments, now),
       type: "Share",
-      text,
-      languageCode: languageOf(text),
-      attachments: JSON.stringify(attachments),
-      createdAt: now,
-      updatedAt: now,
-      editStatus: "None",
-      isDeleted: 0,
-      isSpam: 0,
       sharedPostId: sharedId,
       sharedOriginPostId: origin.id,
     });

@@ -1,6 +1,6 @@
 import type { UserProfile, UserRecord } from "../identity/user-profiles.js";
 import type { MarketView } from "../market/market.view.js";
-import type { CommentRow, LikeRow, PollOptionRow, PollRow, PostRow } from "./social.repository.js";
+import type { CommentRow, LikeRow, PollOptionRow, PollRow, PostRow } from "./social.rows.js";
 
 /** Attachment, request form: stored as sent (normalised), returned by most operations. */
 export type EditStatus = "None" | "Edited" | "Moderated";

@@ -290,16 +290,6 @@ export const tradingRepository = (db: Executor) => ({
       .execute();
     return rows.map(trade);
   },
-
-  async tradesOfPosition(positionId: number): Promise<TradeRow[]> {
-    const rows = await db
-      .selectFrom("demoTrades")
-      .selectAll()
-      .where("positionId", "=", positionId)
-      .orderBy("tradeId")
-      .execute();
-    return rows.map(trade);
-  },
 });
 
 export type TradingRepository = ReturnType<typeof tradingRepository>;

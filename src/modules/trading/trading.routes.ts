@@ -1,10 +1,11 @@
+import type { Static } from "typebox";
 import { api } from "../../http/access.js";
 import type { App } from "../../http/app-type.js";
 import { errorResponse } from "../../http/schemas.js";
 import { type Deps, withActor } from "../context.js";
 import { closePosition } from "./close-position.js";
 import { READ_SCOPES, TRADE_SCOPES } from "./demo-account.js";
-import { openMarketOrder } from "./open-market-order.js";
+import { type OpenOrderInput, openMarketOrder } from "./open-market-order.js";
 import { getOrder, getPortfolio, getTradeHistory } from "./read-account.js";
 import {
   CloseBody,
@@ -23,6 +24,20 @@ import {
 import { toCloseOrder, toOpenOrder, toOrderInfo, toPnl, toPortfolio, toTrade } from "./trading.view.js";
 
 const REUSED_ID = errorResponse(409, "The x-request-id was already used for a different request");
+
+/** The fields both open-order bodies share (the schemas' openFields), in the use case's words. */
+function openOrderInput(b: Omit<Static<typeof OpenByUnitsBody>, "AmountInUnits">): OpenOrderInput {
+  return {
+    instrumentId: b.InstrumentID,
+    isBuy: b.IsBuy,
+    leverage: b.Leverage,
+    stopLossRate: b.StopLossRate,
+    takeProfitRate: b.TakeProfitRate,
+    isTslEnabled: b.IsTslEnabled,
+    isNoStopLoss: b.IsNoStopLoss,
+    isNoTakeProfit: b.IsNoTakeProfit,
+  };
+}
 
 /** Upstream reads bodies case-insensitively (`instrumentId` = `InstrumentID`): src/http/body-case.ts. */
 
@@ -56,17 +71,7 @@ export function registerTradingRoutes(app: App, deps: Deps): void {
       const result = await openMarketOrder(
         withActor(deps, request.actor),
         request.id,
-        {
-          instrumentId: b.InstrumentID,
-          isBuy: b.IsBuy,
-          leverage: b.Leverage,
-          amount: b.Amount,
-          stopLossRate: b.StopLossRate,
-          takeProfitRate: b.TakeProfitRate,
-          isTslEnabled: b.IsTslEnabled,
-          isNoStopLoss: b.IsNoStopLoss,
-          isNoTakeProfit: b.IsNoTakeProfit,
-        },
+        { ...openOrderInput(b), amount: b.Amount },
         "by-amount",
       );
       return toOpenOrder(result);
@@ -95,17 +100,7 @@ export function registerTradingRoutes(app: App, deps: Deps): void {
       const result = await openMarketOrder(
         withActor(deps, request.actor),
         request.id,
-        {
-          instrumentId: b.InstrumentID,
-          isBuy: b.IsBuy,
-          leverage: b.Leverage,
-          units: b.AmountInUnits,
-          stopLossRate: b.StopLossRate,
-          takeProfitRate: b.TakeProfitRate,
-          isTslEnabled: b.IsTslEnabled,
-          isNoStopLoss: b.IsNoStopLoss,
-          isNoTakeProfit: b.IsNoTakeProfit,
-        },
+        { ...openOrderInput(b), units: b.AmountInUnits },
         "by-units",
       );
       return toOpenOrder(result);

@@ -181,17 +181,6 @@ export const watchlistsRepository = (db: Executor) => ({
   },
 
   /** Item counts of several watchlists at once (absent = 0). */
-  async countItemsOf(watchlistIds: readonly string[]): Promise<Map<string, number>> {
-    if (watchlistIds.length === 0) return new Map();
-    const rows = await db
-      .selectFrom("watchlistItems")
-      .select(["watchlistId", (eb) => eb.fn.countAll<number | string>().as("n")])
-      .where("watchlistId", "in", watchlistIds)
-      .groupBy("watchlistId")
-      .execute();
-    return new Map(rows.map((r) => [r.watchlistId, Number(r.n)]));
-  },
-
   async maxItemRank(watchlistId: string): Promise<number | null> {
     const row = await db
       .selectFrom("watchlistItems")
