@@ -85,11 +85,23 @@ async function redeemCode(deps: Deps, issuer: string, client: ClientRow, params:
     }
     return newRefreshToken(deps, trx, grant.id, scopes);
   });
+  return tokenResponse(deps, issuer, grant, user.gcid, scopes, refreshToken);
+}
+
+/** A fresh access token of the grant, with the new refresh token, as the token response. */
+async function tokenResponse(
+  deps: Deps,
+  issuer: string,
+  grant: GrantRow,
+  gcid: number,
+  scopes: readonly string[],
+  refreshToken: string,
+): Promise<TokenResponse> {
   const access = await signAccessToken(deps, issuer, {
-    userId: row.userId,
-    gcid: user.gcid,
+    userId: grant.userId,
+    gcid,
     grantId: grant.id,
-    clientId: client.id,
+    clientId: grant.clientId,
     scopes,
     environment: grant.environment,
   });
@@ -159,19 +171,5 @@ async function refresh(deps: Deps, issuer: string, client: ClientRow, params: Pa
   });
   if (next === null) throw await reuse();
   const user = await resolveUser(deps.db.kysely, grant.userId);
-  const access = await signAccessToken(deps, issuer, {
-    userId: grant.userId,
-    gcid: user.gcid,
-    grantId: grant.id,
-    clientId: client.id,
-    scopes,
-    environment: grant.environment,
-  });
-  return {
-    access_token: access.token,
-    token_type: "Bearer",
-    expires_in: access.expiresIn,
-    refresh_token: next,
-    scope: scopeString(scopes, deps.config.scopePrefix),
-  };
+  return tokenResponse(deps, issuer, grant, user.gcid, scopes, next);
 }

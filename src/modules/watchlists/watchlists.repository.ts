@@ -180,7 +180,6 @@ export const watchlistsRepository = (db: Executor) => ({
     );
   },
 
-  /** Item counts of several watchlists at once (absent = 0). */
   async maxItemRank(watchlistId: string): Promise<number | null> {
     const row = await db
       .selectFrom("watchlistItems")
