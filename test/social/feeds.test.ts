@@ -85,6 +85,10 @@ describe.each(engines())("social feeds on %s", (engine) => {
     const alias = await c.ok(alice, "GET", `/api/v1/feeds/user/${u.user.username}?take=5&requesterUserId=whatever`);
     expect(ids(alias)).toEqual([...made].reverse().slice(0, 5));
     expect(alias.paging.next).toBe(`/api/v1/feeds/user/${u.user.gcid}?offset=5&take=5&reactionsPageSize=10`);
+    const badges = await c.ok(alice, "GET", `/api/v1/feeds/users/${u.user.gcid}?take=5&badgesExperimentIsEnabled=true`);
+    expect(badges.paging.next).toBe(
+      `/api/v1/feeds/users/${u.user.gcid}?offset=5&take=5&reactionsPageSize=10&badgesExperimentIsEnabled=true`,
+    );
   });
 
   it("the instrument feed: tagged posts only, alternate attachment form, plain-string type; markets/ is the request form", async () => {

@@ -120,11 +120,17 @@ export function registerFeedRoutes(app: App, deps: Deps): void {
         prefix,
       ),
       handler: async (request) => {
-        const q = request.query as { take?: number; offset?: number; reactionsPageSize?: number };
+        const q = request.query as {
+          take?: number;
+          offset?: number;
+          reactionsPageSize?: number;
+          badgesExperimentIsEnabled?: boolean;
+        };
         return readFeed(withActor(deps, request.actor), f.request((request.params ?? {}) as Record<string, string>), {
           take: q.take ?? 20,
           offset: q.offset ?? 0,
           reactionsPageSize: q.reactionsPageSize ?? 10,
+          badgesExperimentIsEnabled: q.badgesExperimentIsEnabled === true,
         });
       },
     });

@@ -12,6 +12,8 @@ export interface FeedQuery {
   take: number;
   offset: number;
   reactionsPageSize: number;
+  /** Accepted as upstream does (no badges are shown); carried into `paging.next` when set. */
+  badgesExperimentIsEnabled?: boolean;
 }
 
 export type FeedRequest =
@@ -131,7 +133,9 @@ export async function readFeed(ctx: Ctx, request: FeedRequest, query: FeedQuery)
   });
   const next =
     paged && rows.length > take
-      ? `${path}?offset=${offset + take}&take=${take}&reactionsPageSize=${query.reactionsPageSize}`
+      ? `${path}?offset=${offset + take}&take=${take}&reactionsPageSize=${query.reactionsPageSize}${
+          query.badgesExperimentIsEnabled ? "&badgesExperimentIsEnabled=true" : ""
+        }`
       : "";
   const stream = STREAM[request.feed];
   return {
