@@ -39,8 +39,6 @@ function openOrderInput(b: Omit<Static<typeof OpenByUnitsBody>, "AmountInUnits">
   };
 }
 
-/** Upstream reads bodies case-insensitively (`instrumentId` = `InstrumentID`): src/http/body-case.ts. */
-
 export function registerTradingRoutes(app: App, deps: Deps): void {
   const prefix = deps.config.scopePrefix;
   const write = { scopes: TRADE_SCOPES, requestIdRequired: true } as const;
