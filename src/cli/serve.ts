@@ -2,6 +2,7 @@ import closeWithGrace from "close-with-grace";
 import { buildApp } from "../app.js";
 import type { Config } from "../config.js";
 import { API_VERSION } from "../http/openapi.js";
+import { startRetention } from "../modules/maintenance/retention.js";
 import { startMarket } from "../modules/market/quotes.js";
 import { loadTriggers } from "../modules/trading/triggers.js";
 import { closeDeps, createDeps } from "../runtime.js";
@@ -42,10 +43,12 @@ export async function serve(config: Config, out: Output): Promise<void> {
   await startMarket(deps);
   await loadTriggers(deps);
   const app = await buildApp(config, deps);
+  const stopRetention = startRetention(deps);
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) deps.log.error({ err }, "shutting down after an error");
     else deps.log.info({ signal }, "shutting down: finishing requests in flight");
     await app.close();
+    await stopRetention();
     await closeDeps(deps);
   });
   await app.listen({ port: config.port, host: config.host });

@@ -18,6 +18,8 @@ export interface MarketSettings {
 export interface DemoSettings {
   /** What a new demo account starts with, in USD cents. */
   startingBalanceCents: number;
+  /** IDEMPOTENCY_TTL_HOURS: how long an order's x-request-id is remembered for safe retries. */
+  idempotencyTtlHours: number;
 }
 
 export function parseMarketSettings(pick: Pick, problems: string[]): MarketSettings {
@@ -54,11 +56,19 @@ export function parseMarketSettings(pick: Pick, problems: string[]): MarketSetti
 }
 
 export function parseDemoSettings(pick: Pick, problems: string[]): DemoSettings {
+  const ttlText = pick(undefined, "IDEMPOTENCY_TTL_HOURS") ?? "24";
+  const idempotencyTtlHours = Number(ttlText);
+  if (!/^\d+$/.test(ttlText) || idempotencyTtlHours < 1 || idempotencyTtlHours > 8760) {
+    problems.push(`IDEMPOTENCY_TTL_HOURS must be a whole number of hours from 1 to 8760 (got "${ttlText}")`);
+  }
   const text = pick(undefined, "DEMO_BALANCE") ?? "100000";
   const match = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(text);
   if (!match) {
     problems.push(`DEMO_BALANCE must be an amount of USD with at most 2 decimals, e.g. 100000 (got "${text}")`);
-    return { startingBalanceCents: 10_000_000 };
+    return { startingBalanceCents: 10_000_000, idempotencyTtlHours };
   }
-  return { startingBalanceCents: Number(match[1]) * 100 + Number((match[2] ?? "0").padEnd(2, "0")) };
+  return {
+    startingBalanceCents: Number(match[1]) * 100 + Number((match[2] ?? "0").padEnd(2, "0")),
+    idempotencyTtlHours,
+  };
 }

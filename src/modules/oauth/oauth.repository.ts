@@ -17,6 +17,21 @@ export type CodeRow = Selectable<OauthCodesTable>;
 export type RefreshTokenRow = Selectable<OauthRefreshTokensTable>;
 
 export const oauthRepository = (db: Executor) => ({
+  /**
+   * Deletes codes, refresh tokens and sign-in sessions that expired before `at` (ISO). A spent
+   * refresh token is kept until it expires, so that its reuse is still detected until then.
+   */
+  async deleteExpired(at: string): Promise<{ codes: number; refreshTokens: number; sessions: number }> {
+    const codes = await db.deleteFrom("oauthCodes").where("expiresAt", "<", at).executeTakeFirst();
+    const refreshTokens = await db.deleteFrom("oauthRefreshTokens").where("expiresAt", "<", at).executeTakeFirst();
+    const sessions = await db.deleteFrom("oauthSessions").where("expiresAt", "<", at).executeTakeFirst();
+    return {
+      codes: Number(codes.numDeletedRows),
+      refreshTokens: Number(refreshTokens.numDeletedRows),
+      sessions: Number(sessions.numDeletedRows),
+    };
+  },
+
   async insertClient(row: ClientRow): Promise<void> {
     await db.insertInto("oauthClients").values(row).execute();
   },

@@ -149,6 +149,12 @@ export const tradingRepository = (db: Executor) => ({
     return (await Q.recordRequest(db, null, valuesOf(REQUEST_COLUMNS, row))).length === 1;
   },
 
+  /** Forgets requests recorded before `at` (ISO); returns how many. */
+  async deleteRequestsBefore(at: string): Promise<number> {
+    const result = await db.deleteFrom("idempotencyKeys").where("createdAt", "<", at).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  },
+
   async findRequest(userId: string, requestId: string): Promise<IdempotencyRow | undefined> {
     return db
       .selectFrom("idempotencyKeys")

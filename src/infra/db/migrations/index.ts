@@ -6,6 +6,7 @@ import * as market from "./003-market.js";
 import * as trading from "./004-trading.js";
 import * as watchlists from "./005-watchlists.js";
 import * as social from "./006-social.js";
+import * as retention from "./007-retention.js";
 
 export interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -19,4 +20,5 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   "004-trading": trading,
   "005-watchlists": watchlists,
   "006-social": social,
+  "007-retention": retention,
 };

@@ -1,0 +1,39 @@
+import { systemActor } from "../../core/actor.js";
+import { type Deps, withActor } from "../context.js";
+import { purgeExpiredOAuthState } from "../oauth/purge-expired.js";
+import { purgeIdempotencyKeys } from "../trading/purge-idempotency-keys.js";
+
+export interface RetentionReport {
+  idempotencyKeys: number;
+  codes: number;
+  refreshTokens: number;
+  sessions: number;
+}
+
+/** One pass of the purge of everything that expires; safe to run on several instances at once. */
+export async function runRetention(deps: Deps): Promise<RetentionReport> {
+  const ctx = withActor(deps, systemActor("retention"));
+  const idempotencyKeys = await purgeIdempotencyKeys(ctx);
+  const oauth = await purgeExpiredOAuthState(ctx);
+  return { idempotencyKeys, ...oauth };
+}
+
+/**
+ * Runs the purge now and every `everyMs` (10 minutes by default) until the returned stop is called; a
+ * failed pass is logged and retried on the next. The timer never keeps the process alive.
+ */
+export function startRetention(deps: Deps, everyMs = 10 * 60_000): () => Promise<void> {
+  let running: Promise<unknown> = Promise.resolve();
+  const pass = () => {
+    running = runRetention(deps)
+      .then((report) => deps.log.debug({ report }, "retention pass"))
+      .catch((error) => deps.log.warn({ err: error }, "retention pass failed"));
+  };
+  pass();
+  const timer = setInterval(pass, everyMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}
