@@ -21,6 +21,7 @@ import {
  * posts (docs/decisions/0078, 0079): every relation is loaded for the whole set at once, in at most
  * three rounds of independent queries run side by side:
  *   1. the page's own figures (counts and requester flags, one query), its inline comments, shared posts;
+ *      then, only when there are comments, the preview of their first replies (one query for all);
  *   2. likes of posts and comments (one window query), tags and mentions (one query), polls,
  *      comment figures;
  *   3. the users all of these refer to, and the blocks between them and the requester.
@@ -61,7 +62,10 @@ async function loadRelations(
   for (const r of shared) posts.set(r.id, r);
   const postIds = [...posts.keys()];
   const commentIds = comments.map((c) => c.id);
-  const parentIds = [...new Set(comments.map((c) => c.parentId).filter((p): p is string => p !== null))];
+  const inHand = new Map(comments.map((c) => [c.id, c.seq]));
+  const parentIds = [
+    ...new Set(comments.map((c) => c.parentId).filter((p): p is string => p !== null && !inHand.has(p))),
+  ];
   // Only polls have a poll row: most pages pay no query for them.
   const pollPostIds = [...posts.values()].filter((p) => p.type === "Poll").map((p) => p.id);
 
@@ -128,7 +132,7 @@ async function loadRelations(
     likes,
     likeTotals: totals,
     commentStats,
-    parentSeqs: new Map(parents.map((p) => [p.id, p.seq])),
+    parentSeqs: new Map([...inHand, ...parents.map((p) => [p.id, p.seq] as const)]),
   };
 }
 
@@ -141,6 +145,27 @@ function likesByEntity(likes: readonly LikeRow[]): Map<string, LikeRow[]> {
     else out.set(l.entityId, [l]);
   }
   return out;
+}
+
+/** Replies previewed under each top-level comment, oldest first (docs/decisions/0076). */
+export const REPLIES_PREVIEW = 3;
+
+/** The first replies of the top-level comments among `comments`: one query for all, none without any. */
+function repliesPreviewOf(
+  repo: SocialRepository,
+  comments: readonly CommentRow[],
+  requesterId: string | null,
+): Promise<CommentRow[]> {
+  const topIds = comments.filter((c) => c.parentId === null).map((c) => c.id);
+  return repo.commentsPreview("parentId", topIds, REPLIES_PREVIEW, requesterId, "asc");
+}
+
+/** Items of `rows` (comments then their previewed replies) with each reply nested under its comment. */
+function nestReplies(rows: readonly CommentRow[], items: CommentItemView[], shown: number): CommentItemView[] {
+  const top = items.slice(0, shown);
+  const byId = new Map(top.map((item) => [item.entity.id, item]));
+  for (let i = shown; i < rows.length; i++) byId.get(rows[i]!.parentId ?? "")?.replies.push(items[i]!);
+  return top;
 }
 
 function commentItems(
@@ -196,12 +221,17 @@ export async function assembleComments(
   postSeqs: Map<string, number>,
   reactionsTake: number,
   requesterId: string | null,
+  /** Nest the first replies of top-level comments (comment lists), one more query. */
+  withReplies = false,
 ): Promise<CommentItemView[]> {
   if (comments.length === 0) return [];
   const repo = socialRepository(deps.db.kysely);
-  const ids = comments.map((c) => c.id);
-  const rel = await loadRelations(deps, repo, [], [], comments, requesterId, ids, reactionsTake);
-  return commentItems(comments, rel, likesByEntity(rel.likes), postSeqs, reactionsTake, requesterId);
+  const replies = withReplies ? await repliesPreviewOf(repo, comments, requesterId) : [];
+  const all = [...comments, ...replies];
+  const ids = all.map((c) => c.id);
+  const rel = await loadRelations(deps, repo, [], [], all, requesterId, ids, reactionsTake);
+  const items = commentItems(all, rel, likesByEntity(rel.likes), postSeqs, reactionsTake, requesterId);
+  return nestReplies(all, items, comments.length);
 }
 
 const NO_STATS: PostStats = {
@@ -229,20 +259,22 @@ export async function assembleDiscussions(
     repo.commentsPreview("postId", ids, o.commentsTake, me),
     sharedRowsOf(repo, rows),
   ]);
+  const replies = await repliesPreviewOf(repo, comments, me);
+  const all = [...comments, ...replies];
   const rel = await loadRelations(
     deps,
     repo,
     rows,
     shared,
-    comments,
+    all,
     me,
-    [...ids, ...comments.map((c) => c.id)],
+    [...ids, ...all.map((c) => c.id)],
     o.reactionsTake,
   );
   const b = rel.bundle;
   const likes = likesByEntity(rel.likes);
   const postSeqs = new Map(rows.map((r) => [r.id, r.seq]));
-  const items = commentItems(comments, rel, likes, postSeqs, o.reactionsTake, me);
+  const items = nestReplies(all, commentItems(all, rel, likes, postSeqs, o.reactionsTake, me), comments.length);
   const itemsByPost = new Map<string, CommentItemView[]>();
   for (const [i, c] of comments.entries()) {
     const list = itemsByPost.get(c.postId);

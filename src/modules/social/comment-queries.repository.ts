@@ -38,7 +38,7 @@ export const commentQueries = {
   commentsPreview: prepared(
     (
       db,
-      shape: { by: "postId" | "parentId"; anon: boolean },
+      shape: { by: "postId" | "parentId"; anon: boolean; order: "asc" | "desc" },
       [parentIds, me, perParent]: readonly [Ids, string, number],
     ) => {
       const column = shape.by === "postId" ? "postId" : "parentId";
@@ -48,7 +48,7 @@ export const commentQueries = {
         .select((eb) =>
           eb.fn
             .agg<number>("row_number")
-            .over((o) => o.partitionBy(column).orderBy("seq", "desc"))
+            .over((o) => o.partitionBy(column).orderBy("seq", shape.order))
             .as("rn"),
         )
         .where(column, "in", parentIds)
@@ -56,9 +56,9 @@ export const commentQueries = {
         .where("isSpam", "=", 0)
         .$if(shape.by === "postId", (q) => q.where("parentId", "is", null))
         .$if(!shape.anon, (q) => q.where((eb) => notBlockedWith(eb, me, "comments.ownerId")));
-      return db.selectFrom(inner.as("c")).selectAll().where("c.rn", "<=", perParent).orderBy("c.seq", "desc");
+      return db.selectFrom(inner.as("c")).selectAll().where("c.rn", "<=", perParent).orderBy("c.seq", shape.order);
     },
-    (shape) => `${shape.by}.${shape.anon}`,
+    (shape) => `${shape.by}.${shape.anon}.${shape.order}`,
   ),
 
   likesPreview: prepared(

@@ -39,17 +39,18 @@ export const commentsRepository = (db: Executor) => ({
   },
 
   /**
-   * The newest `perParent` visible comments of each post (or replies of each comment), in one
-   * query (a window function, on both engines).
+   * The newest (or, `order` "asc", the oldest) `perParent` visible comments of each post (or
+   * replies of each comment), in one query (a window function, on both engines).
    */
   async commentsPreview(
     by: "postId" | "parentId",
     parentIds: readonly string[],
     perParent: number,
     requesterId: string | null,
+    order: "asc" | "desc" = "desc",
   ): Promise<CommentRow[]> {
     if (parentIds.length === 0 || perParent <= 0) return [];
-    const rows = await Q.commentsPreview(db, { by, anon: requesterId === null }, [
+    const rows = await Q.commentsPreview(db, { by, anon: requesterId === null, order }, [
       parentIds,
       requesterId ?? "",
       perParent,

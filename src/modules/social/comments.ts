@@ -186,7 +186,14 @@ export async function listComments(
     repo.countComments(filter),
   ]);
   const page = rows.slice(0, q.take);
-  const items = await assembleComments(ctx, page, new Map([[post.id, post.seq]]), REACTIONS_IN_COMMENTS, requesterId);
+  const items = await assembleComments(
+    ctx,
+    page,
+    new Map([[post.id, post.seq]]),
+    REACTIONS_IN_COMMENTS,
+    requesterId,
+    true,
+  );
   const last = page.at(-1)?.id ?? "";
   const base = parentId ? `/api/v1/posts/${post.id}/comments/${parentId}/replies` : `/api/v1/posts/${post.id}/comments`;
   return {

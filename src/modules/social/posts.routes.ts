@@ -94,7 +94,8 @@ export function registerPostRoutes(app: App, deps: Deps): void {
         summary: "Get one post with its comments preview, reactions and requester context",
         description:
           "Authentication is optional: anonymous callers get the public view (every requester flag false). " +
-          "`take` inline comments (newest first), 10 inline reactions with a `next` link. " +
+          "`take` inline comments (newest first), each with its first 3 replies (oldest first) and " +
+          "`repliesCount`; 10 inline reactions with a `next` link. " +
           "A soft-deleted post answers as a tombstone (`isDeleted: true`, no content).",
         params: PostParams,
         querystring: PostQuery,

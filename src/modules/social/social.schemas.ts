@@ -192,7 +192,10 @@ export const CommentItem = Type.Object(
   {
     entity: CommentEntity,
     repliesCount: Type.Integer(),
-    replies: Type.Array(Type.Any(), { description: "Reply preview (not populated; list replies instead)" }),
+    replies: Type.Array(Type.Any(), {
+      description:
+        "Reply preview: the first (oldest) replies of a comment, at most 3, each a comment item with no replies; list replies for more",
+    }),
     emotionsData: Reactions,
     requesterContext: CommentRequesterContext,
   },

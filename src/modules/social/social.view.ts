@@ -83,7 +83,8 @@ export interface CommentItemView {
     parent: { id: string; obsoleteId: string; type: string };
   };
   repliesCount: number;
-  replies: never[];
+  /** Top-level comments: a preview of their first replies (assemble.ts); replies: always empty. */
+  replies: CommentItemView[];
   emotionsData: ReactionsView;
   requesterContext: { isOwner: boolean; isLiking: boolean; isFlaggingAsSpam: boolean };
 }
