@@ -4,7 +4,7 @@ import type { Config } from "../config.js";
 import { API_VERSION } from "../http/openapi.js";
 import { startRetention } from "../modules/maintenance/retention.js";
 import { startMarket } from "../modules/market/quotes.js";
-import { loadTriggers } from "../modules/trading/triggers.js";
+import { loadTriggers, persistTrailingStops } from "../modules/trading/triggers.js";
 import { closeDeps, createDeps } from "../runtime.js";
 import { DEMO_PASSWORD, DEMO_USERNAME, ensureDocsClient, issueDemoCredentials, seedDemoWorld } from "../seed/seed.js";
 import type { Output } from "./output.js";
@@ -49,6 +49,8 @@ export async function serve(config: Config, out: Output): Promise<void> {
     else deps.log.info({ signal }, "shutting down: finishing requests in flight");
     await app.close();
     await stopRetention();
+    // A restart resumes trailing stops from where they stand now.
+    await persistTrailingStops(deps).catch((error) => deps.log.warn({ err: error }, "could not save trailing stops"));
     await closeDeps(deps);
   });
   await app.listen({ port: config.port, host: config.host });

@@ -6,7 +6,7 @@ import { RecordedSource } from "../../src/modules/market/engine.js";
 import { currentQuotes } from "../../src/modules/market/quotes.js";
 import { openMarketOrder } from "../../src/modules/trading/open-market-order.js";
 import { getTradeHistory } from "../../src/modules/trading/read-account.js";
-import { loadTriggers, triggerIndexOf } from "../../src/modules/trading/triggers.js";
+import { loadTriggers, persistTrailingStops, triggerIndexOf } from "../../src/modules/trading/triggers.js";
 import { engines, type Harness, startHarness } from "../support/harness.js";
 
 describe.each(engines())("trigger index rebuilt from the store on %s", (engine) => {
@@ -53,6 +53,54 @@ describe.each(engines())("trigger index rebuilt from the store on %s", (engine) 
     const history = await getTradeHistory(ctx, { page: 1, pageSize: 10 });
     expect(history.map((t) => [t.positionId, t.closeReason, t.closeRate])).toEqual([
       [a.order.positionId, "StopLoss", 390],
+    ]);
+  });
+
+  it("a trailing stop resumes after a restart from the level it had moved to once saved", async () => {
+    const u = await h.user(["trade.demo:write"]);
+    const actor: UserActor = {
+      kind: "user",
+      userId: u.user.id,
+      gcid: u.user.gcid,
+      via: "key-pair",
+      credentialId: u.keyId,
+      scopes: ["trade.demo:write"],
+      environment: "demo",
+    };
+    const ctx = withActor(h.deps, actor);
+    await currentQuotes(h.deps, [1003]);
+    h.deps.market.useSource(new RecordedSource({ 1003: [400] }, h.deps.market.steps));
+    await h.deps.market.tick();
+    const { order } = await openMarketOrder(
+      ctx,
+      randomUUID(),
+      { instrumentId: 1003, isBuy: true, leverage: 1, amount: 100, stopLossRate: 390, isTslEnabled: true },
+      "by-amount",
+    );
+    const index = triggerIndexOf(h.deps);
+    h.deps.market.useSource(new RecordedSource({ 1003: [420] }, h.deps.market.steps));
+    await h.deps.market.tick();
+    const moved = index.currentStop(order.positionId)!;
+    expect(moved).toBeGreaterThan(409);
+
+    expect(await persistTrailingStops(h.deps)).toBeGreaterThanOrEqual(1);
+    expect(await persistTrailingStops(h.deps)).toBe(0);
+    const row = await h.deps.db.kysely
+      .selectFrom("demoPositions")
+      .select("stopLossRate")
+      .where("positionId", "=", order.positionId)
+      .executeTakeFirstOrThrow();
+    expect(row.stopLossRate).toBe(moved);
+
+    // A restart: the index is rebuilt from the store.
+    index.remove(order.positionId);
+    await loadTriggers(h.deps);
+    expect(index.currentStop(order.positionId)).toBe(moved);
+    h.deps.market.useSource(new RecordedSource({ 1003: [405] }, h.deps.market.steps));
+    await h.deps.market.tick();
+    const history = await getTradeHistory(ctx, { page: 1, pageSize: 10 });
+    expect(history.map((t) => [t.positionId, t.closeReason, t.closeRate])).toEqual([
+      [order.positionId, "TrailingStopLoss", moved],
     ]);
   });
 });

@@ -2,20 +2,26 @@ import { systemActor } from "../../core/actor.js";
 import { type Deps, withActor } from "../context.js";
 import { purgeExpiredOAuthState } from "../oauth/purge-expired.js";
 import { purgeIdempotencyKeys } from "../trading/purge-idempotency-keys.js";
+import { persistTrailingStops } from "../trading/triggers.js";
 
 export interface RetentionReport {
+  trailingStopsSaved: number;
   idempotencyKeys: number;
   codes: number;
   refreshTokens: number;
   sessions: number;
 }
 
-/** One pass of the purge of everything that expires; safe to run on several instances at once. */
+/**
+ * One maintenance pass: trailing-stop levels saved, and everything that expires purged. Safe to
+ * run on several instances at once.
+ */
 export async function runRetention(deps: Deps): Promise<RetentionReport> {
   const ctx = withActor(deps, systemActor("retention"));
+  const trailingStopsSaved = await persistTrailingStops(deps);
   const idempotencyKeys = await purgeIdempotencyKeys(ctx);
   const oauth = await purgeExpiredOAuthState(ctx);
-  return { idempotencyKeys, ...oauth };
+  return { trailingStopsSaved, idempotencyKeys, ...oauth };
 }
 
 /**

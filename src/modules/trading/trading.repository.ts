@@ -243,6 +243,22 @@ export const tradingRepository = (db: Executor) => ({
     return rows.map(position);
   },
 
+  /**
+   * Stores where an open trailing stop stands now (only its level: no version change, so a close
+   * racing it is never refused). Returns whether a row changed.
+   */
+  async saveTrailingStop(positionId: number, stopLossRate: number): Promise<boolean> {
+    const result = await db
+      .updateTable("demoPositions")
+      .set({ stopLossRate })
+      .where("positionId", "=", positionId)
+      .where("status", "=", "open")
+      .where("isTslEnabled", "=", 1)
+      .where("stopLossRate", "<>", stopLossRate)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  },
+
   /** Every open position with a stop-loss or take-profit (the trigger index is built from these). */
   async openPositionsWithTriggers(): Promise<PositionRow[]> {
     const rows = await db

@@ -167,6 +167,15 @@ export class TriggerIndex {
     }
   }
 
+  /** Every watched trailing stop with the level it stands at now. */
+  *trailingStops(): Generator<{ positionId: number; stopLossRate: number }> {
+    for (const [positionId, entry] of this.entries) {
+      if (!entry.trailing) continue;
+      const { group, gap } = entry.trailing;
+      yield { positionId, stopLossRate: clean((group.peak - gap) * entry.side.sign) };
+    }
+  }
+
   /** The stop-loss rate in force for a position (a trailing stop's moves included); undefined if not watched. */
   currentStop(positionId: number): number | undefined {
     const entry = this.entries.get(positionId);

@@ -121,6 +121,19 @@ const specOfRow = (row: PositionRow): TriggerSpec =>
     tslGap: row.tslGap,
   });
 
+/**
+ * Stores the level every trailing stop has moved to, so a restart resumes from there rather than
+ * from where it was opened. Run by the retention pass (every 10 minutes) and at shutdown.
+ */
+export async function persistTrailingStops(deps: Deps): Promise<number> {
+  const repo = tradingRepository(deps.db.kysely);
+  let saved = 0;
+  for (const { positionId, stopLossRate } of [...triggerIndexOf(deps).trailingStops()]) {
+    if (await repo.saveTrailingStop(positionId, stopLossRate)) saved += 1;
+  }
+  return saved;
+}
+
 /** Rebuilds the index from the store (at start). A trailing stop resumes from its stored level. */
 export async function loadTriggers(deps: Deps): Promise<number> {
   const index = triggerIndexOf(deps);
