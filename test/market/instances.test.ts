@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type App, buildApp } from "../../src/app.js";
-import type { UserActor } from "../../src/core/actor.js";
 import { RedisLease } from "../../src/infra/lease/redis.js";
 import { type Deps, withActor } from "../../src/modules/context.js";
 import { RecordedSource, type TickInfo } from "../../src/modules/market/engine.js";
@@ -158,15 +157,7 @@ describe.each(withRedis ? engines() : [])("one price stream for two instances on
     const follow = follower()!;
     const lead = leader()!;
     const u = await h.user(["trade.demo:write"]);
-    const actor: UserActor = {
-      kind: "user",
-      userId: u.user.id,
-      gcid: u.user.gcid,
-      via: "key-pair",
-      credentialId: u.keyId,
-      scopes: ["trade.demo:write"],
-      environment: "demo",
-    };
+    const actor = u.actor;
     const ctx = withActor(follow.deps, actor);
     const bid = (await currentQuotes(follow.deps, [1003])).get(1003)!.bid;
     const stopLossRate = Math.round(bid * 0.95 * 100) / 100;

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { UserActor } from "../../src/core/actor.js";
 import type { Clock } from "../../src/core/clock.js";
 import { type Ctx, withActor } from "../../src/modules/context.js";
 import {
@@ -122,15 +121,7 @@ describe.each(engines())("triggers on a follower on %s", (engine) => {
   beforeAll(async () => {
     h = await startHarness(engine);
     const u = await h.user(["trade.demo:write"]);
-    const actor: UserActor = {
-      kind: "user",
-      userId: u.user.id,
-      gcid: u.user.gcid,
-      via: "key-pair",
-      credentialId: u.keyId,
-      scopes: ["trade.demo:write"],
-      environment: "demo",
-    };
+    const actor = u.actor;
     ctx = withActor(h.deps, actor);
     await currentQuotes(h.deps, [1003]);
   });

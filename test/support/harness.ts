@@ -7,7 +7,7 @@ import type { Logger } from "pino";
 import { inject } from "vitest";
 import { type App, buildApp } from "../../src/app.js";
 import { type Config, loadConfig, RATE_LIMIT_POOLS } from "../../src/config.js";
-import { systemActor } from "../../src/core/actor.js";
+import { systemActor, type UserActor } from "../../src/core/actor.js";
 import type { Clock } from "../../src/core/clock.js";
 import { type Deps, withActor } from "../../src/modules/context.js";
 import { createUser } from "../../src/modules/identity/create-user.js";
@@ -32,6 +32,8 @@ export interface TestUser {
   /** x-api-key / x-user-key for this user, plus a fresh x-request-id. */
   headers: Headers;
   keyId: string;
+  /** The actor this key pair authenticates as, for calling use cases directly. */
+  actor: UserActor;
 }
 
 export interface Harness {
@@ -128,6 +130,15 @@ export async function startHarness(engine: Engine, options: HarnessOptions = {})
         user,
         keyId: key.id,
         headers: { "x-api-key": key.apiKey, "x-user-key": key.userKey, "x-request-id": randomUUID() },
+        actor: {
+          kind: "user",
+          userId: user.id,
+          gcid: user.gcid,
+          via: "key-pair",
+          credentialId: key.id,
+          scopes: key.scopes.map((s) => s.slice(config.scopePrefix.length + 1)),
+          environment: key.environment,
+        },
       };
     },
     tinyLimitApp() {

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { UserActor } from "../../src/core/actor.js";
 import { AppError } from "../../src/core/errors.js";
 import { withActor } from "../../src/modules/context.js";
 import { RecordedSource } from "../../src/modules/market/engine.js";
@@ -55,15 +54,7 @@ describe.each(engines())("conservation of demo money on %s", (engine) => {
     await fc.assert(
       fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 14 }), async (ops) => {
         const u = await h.user(["trade.demo:write"]);
-        const actor: UserActor = {
-          kind: "user",
-          userId: u.user.id,
-          gcid: u.user.gcid,
-          via: "key-pair",
-          credentialId: u.keyId,
-          scopes: ["trade.demo:write"],
-          environment: "demo",
-        };
+        const actor = u.actor;
         const ctx = withActor(h.deps, actor);
         await currentQuotes(h.deps, INSTRUMENTS);
         const open: number[] = [];

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { UserActor } from "../../src/core/actor.js";
 import { withActor } from "../../src/modules/context.js";
 import { RecordedSource } from "../../src/modules/market/engine.js";
 import { currentQuotes } from "../../src/modules/market/quotes.js";
@@ -18,15 +17,7 @@ describe.each(engines())("trigger index rebuilt from the store on %s", (engine) 
 
   it("watches the open positions' levels again after a restart, and only those", async () => {
     const u = await h.user(["trade.demo:write"]);
-    const actor: UserActor = {
-      kind: "user",
-      userId: u.user.id,
-      gcid: u.user.gcid,
-      via: "key-pair",
-      credentialId: u.keyId,
-      scopes: ["trade.demo:write"],
-      environment: "demo",
-    };
+    const actor = u.actor;
     const ctx = withActor(h.deps, actor);
     await currentQuotes(h.deps, [1003]);
     h.deps.market.useSource(new RecordedSource({ 1003: [400] }, h.deps.market.steps));
@@ -58,15 +49,7 @@ describe.each(engines())("trigger index rebuilt from the store on %s", (engine) 
 
   it("a trailing stop resumes after a restart from the level it had moved to once saved", async () => {
     const u = await h.user(["trade.demo:write"]);
-    const actor: UserActor = {
-      kind: "user",
-      userId: u.user.id,
-      gcid: u.user.gcid,
-      via: "key-pair",
-      credentialId: u.keyId,
-      scopes: ["trade.demo:write"],
-      environment: "demo",
-    };
+    const actor = u.actor;
     const ctx = withActor(h.deps, actor);
     await currentQuotes(h.deps, [1003]);
     h.deps.market.useSource(new RecordedSource({ 1003: [400] }, h.deps.market.steps));

@@ -82,7 +82,7 @@ export const WatchlistsResponse = Type.Object(
 
 export const WatchlistItems = Type.Array(WatchlistItem, { description: "Items of the default watchlists" });
 
-/** One item of a request body; property names are matched case-insensitively (src/http/body-case.ts). */
+/** One item of a request body; property names are matched case-insensitively (src/http/json-bodies.ts). */
 export const ItemRequest = Type.Object({
   itemId: Type.Integer({ format: "int32", minimum: 1, maximum: Int32Max }),
   itemType: Type.Union([Type.Literal("Instrument"), Type.Literal("Person")]),
