@@ -30,12 +30,12 @@ function firstJson(child, name) {
   });
 }
 
-/** Starts `social-trading-api serve` on a fresh SQLite file with the given extra environment. */
-export async function startApp(env = {}) {
+/** Starts `social-trading-api serve` on a fresh SQLite file with the given extra environment (and Node options, e.g. `--cpu-prof`). */
+export async function startApp(env = {}, nodeArgs = []) {
   const dir = mkdtempSync(join(tmpdir(), "sta-bench-"));
   const child = spawn(
     process.execPath,
-    [join(ROOT, "dist/main.js"), "serve", "--port", "0", "--database", join(dir, "bench.db"), "--json"],
+    [...nodeArgs, join(ROOT, "dist/main.js"), "serve", "--port", "0", "--database", join(dir, "bench.db"), "--json"],
     { env: { ...process.env, LOG_LEVEL: "warn", ...env }, stdio: ["ignore", "pipe", "pipe"] },
   );
   const banner = await firstJson(child, "serve");

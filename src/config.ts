@@ -13,6 +13,7 @@ import {
 } from "./config/rate-limits.js";
 import { type LogLevel, parseListenSettings, parseServerSettings, type SeedMode } from "./config/server.js";
 import type { Env, Pick } from "./config/shared.js";
+import { parseReadCacheSettings, type ReadCacheSettings } from "./config/social.js";
 import { type DatabaseTarget, parseStorageSettings } from "./config/storage.js";
 import { parseWatchlistLimits, type WatchlistLimits } from "./config/watchlists.js";
 
@@ -28,6 +29,7 @@ export {
   type TrustProxy,
 } from "./config/rate-limits.js";
 export type { LogLevel, SeedMode } from "./config/server.js";
+export type { ReadCacheSettings } from "./config/social.js";
 export { redactUrl } from "./config/shared.js";
 export { type DatabaseTarget, DEFAULT_DATABASE, parseDatabaseTarget } from "./config/storage.js";
 export type { WatchlistLimits } from "./config/watchlists.js";
@@ -60,6 +62,8 @@ export interface Config {
   rateLimits: RateLimitSettings;
   /** Fastify's trustProxy: whose X-Forwarded-For is believed for the client address. */
   trustProxy: TrustProxy;
+  /** Cached answers of social reads: READ_CACHE_MB (0 = off), READ_CACHE_MAX_AGE_MS. */
+  readCache: ReadCacheSettings;
 }
 
 /** Values given on the command line; they win over the environment. */
@@ -102,6 +106,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
   const watchlistLimits = parseWatchlistLimits(pick, problems);
   const market = parseMarketSettings(pick, problems);
   const demo = parseDemoSettings(pick, problems);
+  const readCache = parseReadCacheSettings(pick, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -111,6 +116,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
     oauth,
     rateLimits,
     trustProxy,
+    readCache,
     port: listen.port,
     host: listen.host,
     database: storage.database,

@@ -36,7 +36,8 @@ const program = new Command("social-trading-api")
       "  oauth     PUBLIC_URL, OAUTH_AUDIENCE, ACCESS_TOKEN_TTL, REFRESH_TOKEN_TTL, OAUTH_JWKS_URL, OAUTH_EXTERNAL_ISSUER\n" +
       "  trading   DEMO_BALANCE, IDEMPOTENCY_TTL_HOURS, MARKET_SEED, MARKET_TICK_MS, MARKET_VOLATILITY,\n" +
       "            MARKET_SPREAD_BPS, MARKET_LEASE_KEY\n" +
-      "  lists     WATCHLIST_MAX_WATCHLISTS, WATCHLIST_MAX_ITEMS",
+      "  lists     WATCHLIST_MAX_WATCHLISTS, WATCHLIST_MAX_ITEMS\n" +
+      "  social    READ_CACHE_MB, READ_CACHE_MAX_AGE_MS",
   );
 
 const globals = (cmd: Command) => cmd.optsWithGlobals<GlobalOptions & ConfigFlags>();

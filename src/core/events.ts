@@ -76,7 +76,22 @@ export interface PostShared {
   readonly occurredAt: string;
 }
 
-export type SocialEvent = UserMentioned | PostCommented | PostLiked | UserFollowed | PostShared;
+/**
+ * Any social write, once per write: what it changed, for the caches of social reads
+ * (src/modules/social/read-cache.ts) in every instance. Not a notification.
+ */
+export interface SocialChanged {
+  readonly type: "SocialChanged";
+  /** Posts whose document may read differently to anyone (content, counts, previews, flags). */
+  readonly postIds: readonly string[];
+  /** Users whose own view changed (follows, blocks, saves, pins, votes): their reads are redone. */
+  readonly userIds: readonly string[];
+  /** Feeds may now list other posts (a post was created, shared, deleted). */
+  readonly listings: boolean;
+  readonly occurredAt: string;
+}
+
+export type SocialEvent = UserMentioned | PostCommented | PostLiked | UserFollowed | PostShared | SocialChanged;
 
 /** A demo position opened: the trigger index starts watching its stop-loss / take-profit. */
 export interface PositionOpened {

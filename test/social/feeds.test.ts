@@ -290,7 +290,7 @@ describe.each(engines())("social feeds on %s", (engine) => {
         { feed: "user", userId: String(author.user.gcid), alias: false },
         { take, offset: 0, reactionsPageSize: 10 },
       );
-      return { n: page.discussions.length, queries };
+      return { n: page.view.discussions.length, queries };
     };
     // Both pages hold discussions, polls, shares, tags, mentions, comments and likes. A first read
     // fills the per-store instrument catalog cache, so both counted reads meet the same cache.

@@ -6,6 +6,7 @@ import { resolveUserRefs } from "../identity/user-profiles.js";
 import { actionablePost, actorRecord, requesterOf, requireOwner, requireWriter } from "./access.js";
 import { assembleComments } from "./assemble.js";
 import { type AttachmentInput, checkAttachments, checkText, languageOf, newEntry, Problems } from "./content.js";
+import { socialChanged } from "./changes.js";
 import { socialRepository } from "./social.repository.js";
 import type { CommentRow } from "./social.rows.js";
 import { COMMENT_MAX } from "./social.schemas.js";
@@ -67,6 +68,7 @@ export async function createComment(ctx: Ctx, target: CommentTarget, input: Comm
       postId: post.id,
       parentId: parent?.id ?? null,
     });
+    record(socialChanged(now, { postIds: [post.id] }));
     const unique = [...new Map(mentioned.map((u) => [u.userId, u])).values()];
     await repo.insertMentions(
       comment.id,
@@ -115,15 +117,20 @@ export async function updateComment(
   const attachments =
     input.attachments === undefined ? undefined : checkAttachments(p, "body/attachments", input.attachments);
   p.throwIfAny();
-  const repo = socialRepository(ctx.db.kysely);
-  await repo.updateComment(existing.id, {
-    text,
-    languageCode: languageOf(text),
-    ...(attachments ? { attachments: JSON.stringify(attachments) } : {}),
-    updatedAt: isoNow(ctx.clock),
-    editStatus: "Edited",
+  const row = await transact(ctx, async (trx, record) => {
+    const repo = socialRepository(trx);
+    const now = isoNow(ctx.clock);
+    await repo.updateComment(existing.id, {
+      text,
+      languageCode: languageOf(text),
+      ...(attachments ? { attachments: JSON.stringify(attachments) } : {}),
+      updatedAt: now,
+      editStatus: "Edited",
+    });
+    record(socialChanged(now, { postIds: [post.id] }));
+    return (await repo.findComment(existing.id))!;
   });
-  return itemOf(ctx, (await repo.findComment(existing.id))!, post.seq, actor.userId);
+  return itemOf(ctx, row, post.seq, actor.userId);
 }
 
 export async function deleteComment(ctx: Ctx, target: CommentTarget & { id: string }): Promise<void> {
@@ -134,21 +141,30 @@ export async function deleteComment(ctx: Ctx, target: CommentTarget & { id: stri
   if (existing.ownerId !== actor.userId && post.ownerId !== actor.userId) {
     requireOwner(existing.ownerId, actor.userId, target.commentId ? "reply" : "comment");
   }
-  await socialRepository(ctx.db.kysely).updateComment(existing.id, { isDeleted: 1, updatedAt: isoNow(ctx.clock) });
+  await transact(ctx, async (trx, record) => {
+    const now = isoNow(ctx.clock);
+    await socialRepository(trx).updateComment(existing.id, { isDeleted: 1, updatedAt: now });
+    record(socialChanged(now, { postIds: [post.id] }));
+  });
 }
 
 export async function likeComment(ctx: Ctx, target: CommentTarget & { id: string }, on: boolean): Promise<void> {
   const actor = requireWriter(ctx.actor);
   const post = await actionablePost(ctx, target.postId, actor.userId);
   const existing = await liveComment(ctx, post.id, target.id, target.commentId ?? null);
-  const repo = socialRepository(ctx.db.kysely);
-  if (!on) return repo.deleteLike(existing.id, actor.userId);
-  await repo.insertLike({
-    id: newId(),
-    entityId: existing.id,
-    entityType: existing.parentId ? "Reply" : "Comment",
-    userId: actor.userId,
-    createdAt: isoNow(ctx.clock),
+  await transact(ctx, async (trx, record) => {
+    const repo = socialRepository(trx);
+    const now = isoNow(ctx.clock);
+    if (on) {
+      await repo.insertLike({
+        id: newId(),
+        entityId: existing.id,
+        entityType: existing.parentId ? "Reply" : "Comment",
+        userId: actor.userId,
+        createdAt: now,
+      });
+    } else await repo.deleteLike(existing.id, actor.userId);
+    record(socialChanged(now, { postIds: [post.id] }));
   });
 }
 

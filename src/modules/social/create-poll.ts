@@ -3,6 +3,7 @@ import { type Ctx, transact } from "../context.js";
 import { requireWriter } from "./access.js";
 import { assemblePosts } from "./assemble.js";
 import { type AttachmentInput, checkAttachments, checkText, newEntry, Problems } from "./content.js";
+import { socialChanged } from "./changes.js";
 import { socialRepository } from "./social.repository.js";
 import { MESSAGE_MAX } from "./social.schemas.js";
 import type { PostView } from "./social.view.js";
@@ -36,7 +37,7 @@ export async function createPoll(ctx: Ctx, input: CreatePollInput): Promise<Post
   const attachments = checkAttachments(p, "body/attachments", input.attachments);
   p.throwIfAny();
 
-  const row = await transact(ctx, async (trx) => {
+  const row = await transact(ctx, async (trx, record) => {
     const repo = socialRepository(trx);
     const now = isoNow(ctx.clock);
     const post = await repo.insertPost({
@@ -50,6 +51,7 @@ export async function createPoll(ctx: Ctx, input: CreatePollInput): Promise<Post
       title.trim(),
       [...options].sort((a, b) => a.index - b.index).map((o) => ({ index: o.index, text: o.text.trim() })),
     );
+    record(socialChanged(now, { postIds: [post.id], listings: true }));
     return post;
   });
   const [view] = await assemblePosts(ctx, [row], actor.userId, "request");

@@ -13,6 +13,7 @@ import {
   resolveMentions,
   resolveTags,
 } from "./content.js";
+import { socialChanged } from "./changes.js";
 import { socialRepository } from "./social.repository.js";
 import { MESSAGE_MAX } from "./social.schemas.js";
 import type { AttachmentForm, PostView } from "./social.view.js";
@@ -64,6 +65,7 @@ export async function createPost(ctx: Ctx, input: CreatePostInput, form: Attachm
       post.id,
       mentions.map((m) => ({ userId: m.user.userId, isDirect: m.isDirect })),
     );
+    record(socialChanged(now, { postIds: [post.id], listings: true }));
     for (const m of mentions) {
       if (m.user.userId === actor.userId) continue;
       record({

@@ -4,6 +4,7 @@ import { type Ctx, transact } from "../context.js";
 import { requireOwner, requireWriter } from "./access.js";
 import { assemblePosts } from "./assemble.js";
 import { type AttachmentInput, checkAttachments, checkText, languageOf, Problems } from "./content.js";
+import { socialChanged } from "./changes.js";
 import { socialRepository } from "./social.repository.js";
 import { MESSAGE_MAX } from "./social.schemas.js";
 import type { PostView } from "./social.view.js";
@@ -28,13 +29,15 @@ export async function updatePost(
   const attachments =
     input.attachments === undefined ? undefined : checkAttachments(p, "body/attachments", input.attachments);
   p.throwIfAny();
-  const row = await transact(ctx, async (trx) => {
+  const row = await transact(ctx, async (trx, record) => {
     const repo = socialRepository(trx);
+    const now = isoNow(ctx.clock);
+    record(socialChanged(now, { postIds: [postId] }));
     await repo.updatePost(postId, {
       text,
       languageCode: languageOf(text),
       ...(attachments ? { attachments: JSON.stringify(attachments) } : {}),
-      updatedAt: isoNow(ctx.clock),
+      updatedAt: now,
       editStatus: "Edited",
     });
     return (await repo.findPost(postId))!;
@@ -47,5 +50,9 @@ export async function updatePost(
 export async function deletePost(ctx: Ctx, postId: string): Promise<void> {
   const actor = requireWriter(ctx.actor);
   await ownPost(ctx, postId, actor.userId);
-  await socialRepository(ctx.db.kysely).updatePost(postId, { isDeleted: 1, updatedAt: isoNow(ctx.clock) });
+  await transact(ctx, async (trx, record) => {
+    const now = isoNow(ctx.clock);
+    await socialRepository(trx).updatePost(postId, { isDeleted: 1, updatedAt: now });
+    record(socialChanged(now, { postIds: [postId], listings: true }));
+  });
 }

@@ -2,9 +2,11 @@ import type { TSchema } from "typebox";
 import { api } from "../../http/access.js";
 import type { App } from "../../http/app-type.js";
 import { type Deps, withActor } from "../context.js";
-import { READ_SCOPES } from "./access.js";
+import { READ_SCOPES, requireReader } from "./access.js";
+import { sendCached } from "./cached-reply.js";
 import { E404 } from "./posts.routes.js";
-import { type FeedRequest, PINNED_MAX, readFeed } from "./read-feed.js";
+import type { SocialReadCache } from "./read-cache.js";
+import { type FeedRequest, feedVariant, PINNED_MAX, readFeed } from "./read-feed.js";
 import {
   FeedPage,
   FeedPageAlt,
@@ -97,7 +99,7 @@ const FEEDS: FeedRoute[] = [
   },
 ];
 
-export function registerFeedRoutes(app: App, deps: Deps): void {
+export function registerFeedRoutes(app: App, deps: Deps, cache: SocialReadCache): void {
   const prefix = deps.config.scopePrefix;
   for (const f of FEEDS) {
     app.route({
@@ -119,19 +121,33 @@ export function registerFeedRoutes(app: App, deps: Deps): void {
         },
         prefix,
       ),
-      handler: async (request) => {
+      handler: async (request, reply) => {
         const q = request.query as {
           take?: number;
           offset?: number;
           reactionsPageSize?: number;
           badgesExperimentIsEnabled?: boolean;
         };
-        return readFeed(withActor(deps, request.actor), f.request((request.params ?? {}) as Record<string, string>), {
+        const ctx = withActor(deps, request.actor);
+        const params = (request.params ?? {}) as Record<string, string>;
+        const feed = f.request(params);
+        const query = {
           take: q.take ?? 20,
           offset: q.offset ?? 0,
           reactionsPageSize: q.reactionsPageSize ?? 10,
           badgesExperimentIsEnabled: q.badgesExperimentIsEnabled === true,
-        });
+        };
+        const key = [
+          f.operationId,
+          requireReader(request.actor).userId,
+          params.marketId ?? params.userId ?? "",
+          query.take,
+          query.offset,
+          query.reactionsPageSize,
+          query.badgesExperimentIsEnabled,
+          await feedVariant(ctx, feed),
+        ].join("\u0000");
+        return sendCached(reply, cache, key, () => readFeed(ctx, feed, query));
       },
     });
   }

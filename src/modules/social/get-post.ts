@@ -2,6 +2,7 @@ import { AppError } from "../../core/errors.js";
 import type { Ctx } from "../context.js";
 import { requesterOf } from "./access.js";
 import { assembleDiscussions } from "./assemble.js";
+import { type Answer, dependenciesOf } from "./read-cache.js";
 import { socialRepository } from "./social.repository.js";
 import type { DiscussionView } from "./social.view.js";
 
@@ -16,9 +17,10 @@ export const POST_REACTIONS_TAKE = 10;
 /**
  * One Discussion. Anonymous callers get the public view (every requester flag false).
  * A soft-deleted post still answers, as a tombstone (`isDeleted`, no content); spam, private
- * and blocked posts answer 404 to everyone but whoever may see them.
+ * and blocked posts answer 404 to everyone but whoever may see them. The answer names what it was
+ * made of, for the read cache.
  */
-export async function getPost(ctx: Ctx, postId: string, query: GetPostQuery): Promise<DiscussionView> {
+export async function getPost(ctx: Ctx, postId: string, query: GetPostQuery): Promise<Answer<DiscussionView>> {
   const requesterId = requesterOf(ctx.actor);
   const repo = socialRepository(ctx.db.kysely);
   const found = await repo.findPostFor(postId, requesterId);
@@ -30,5 +32,5 @@ export async function getPost(ctx: Ctx, postId: string, query: GetPostQuery): Pr
     reactionsTake: POST_REACTIONS_TAKE,
     form: "request",
   });
-  return discussion!;
+  return { view: discussion!, deps: dependenciesOf([post], requesterId) };
 }

@@ -3,6 +3,7 @@ import { AppError } from "../../core/errors.js";
 import { type Ctx, transact } from "../context.js";
 import { resolveUserRefs, type UserRecord } from "../identity/user-profiles.js";
 import { actorRecord, requireWriter } from "./access.js";
+import { socialChanged } from "./changes.js";
 import { socialRepository } from "./social.repository.js";
 
 async function otherUser(ctx: Ctx, ref: string, selfId: string, verb: string): Promise<UserRecord> {
@@ -30,6 +31,7 @@ export async function followUser(ctx: Ctx, ref: string): Promise<void> {
   const me = await actorRecord(ctx, actor);
   await transact(ctx, async (trx, record) => {
     const now = isoNow(ctx.clock);
+    record(socialChanged(now, { userIds: [actor.userId, user.userId] }));
     if (await socialRepository(trx).follow(actor.userId, user.userId, now)) {
       record({
         type: "UserFollowed",
@@ -46,16 +48,21 @@ export async function followUser(ctx: Ctx, ref: string): Promise<void> {
 export async function unfollowUser(ctx: Ctx, ref: string): Promise<void> {
   const actor = requireWriter(ctx.actor);
   const user = await otherUser(ctx, ref, actor.userId, "unfollow");
-  await socialRepository(ctx.db.kysely).unfollow(actor.userId, user.userId);
+  await transact(ctx, async (trx, record) => {
+    await socialRepository(trx).unfollow(actor.userId, user.userId);
+    record(socialChanged(isoNow(ctx.clock), { userIds: [actor.userId, user.userId] }));
+  });
 }
 
 /** Blocking hides both users' posts from each other and ends any follow between them. */
 export async function blockUser(ctx: Ctx, ref: string): Promise<void> {
   const actor = requireWriter(ctx.actor);
   const user = await otherUser(ctx, ref, actor.userId, "block");
-  await transact(ctx, async (trx) => {
+  await transact(ctx, async (trx, record) => {
     const repo = socialRepository(trx);
-    await repo.block(actor.userId, user.userId, isoNow(ctx.clock));
+    const now = isoNow(ctx.clock);
+    record(socialChanged(now, { userIds: [actor.userId, user.userId] }));
+    await repo.block(actor.userId, user.userId, now);
     await repo.unfollow(actor.userId, user.userId);
     await repo.unfollow(user.userId, actor.userId);
   });
@@ -64,5 +71,8 @@ export async function blockUser(ctx: Ctx, ref: string): Promise<void> {
 export async function unblockUser(ctx: Ctx, ref: string): Promise<void> {
   const actor = requireWriter(ctx.actor);
   const user = await otherUser(ctx, ref, actor.userId, "unblock");
-  await socialRepository(ctx.db.kysely).unblock(actor.userId, user.userId);
+  await transact(ctx, async (trx, record) => {
+    await socialRepository(trx).unblock(actor.userId, user.userId);
+    record(socialChanged(isoNow(ctx.clock), { userIds: [actor.userId, user.userId] }));
+  });
 }

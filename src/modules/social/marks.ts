@@ -3,6 +3,7 @@ import { AppError } from "../../core/errors.js";
 import { newId } from "../../core/ids.js";
 import { type Ctx, transact } from "../context.js";
 import { actionablePost, actorRecord, requireOwner, requireWriter } from "./access.js";
+import { socialChanged } from "./changes.js";
 import { socialRepository } from "./social.repository.js";
 
 export type Mark = "like" | "save" | "pin" | "follow";
@@ -21,6 +22,8 @@ export async function markPost(ctx: Ctx, postId: string, mark: Mark): Promise<vo
   await transact(ctx, async (trx, record) => {
     const repo = socialRepository(trx);
     const now = isoNow(ctx.clock);
+    // Saves and pins also change the caller's own feeds (saved, pinned).
+    record(socialChanged(now, { postIds: [postId], userIds: [actor.userId] }));
     if (mark !== "like") return repo.addMark(TABLE[mark], postId, actor.userId, now);
     const added = await repo.insertLike({
       id: newId(),
@@ -44,10 +47,13 @@ export async function markPost(ctx: Ctx, postId: string, mark: Mark): Promise<vo
 
 export async function unmarkPost(ctx: Ctx, postId: string, mark: Mark): Promise<void> {
   const actor = requireWriter(ctx.actor);
-  const repo = socialRepository(ctx.db.kysely);
-  const post = await repo.findPost(postId);
+  const post = await socialRepository(ctx.db.kysely).findPost(postId);
   if (!post || post.isDeleted === 1) throw new AppError("NotFound", "The post was not found");
   if (mark === "pin") requireOwner(post.ownerId, actor.userId, "post (only your own posts can be pinned)");
-  if (mark === "like") await repo.deleteLike(postId, actor.userId);
-  else await repo.removeMark(TABLE[mark], postId, actor.userId);
+  await transact(ctx, async (trx, record) => {
+    const repo = socialRepository(trx);
+    if (mark === "like") await repo.deleteLike(postId, actor.userId);
+    else await repo.removeMark(TABLE[mark], postId, actor.userId);
+    record(socialChanged(isoNow(ctx.clock), { postIds: [postId], userIds: [actor.userId] }));
+  });
 }

@@ -3,11 +3,13 @@ import { api } from "../../http/access.js";
 import type { App } from "../../http/app-type.js";
 import { errorResponse, NoContent } from "../../http/schemas.js";
 import { type Deps, withActor } from "../context.js";
-import { READ_SCOPES, WRITE_SCOPES } from "./access.js";
+import { READ_SCOPES, requesterOf, WRITE_SCOPES } from "./access.js";
+import { sendCached } from "./cached-reply.js";
 import { createPoll } from "./create-poll.js";
 import { createPost } from "./create-post.js";
 import { deletePost, updatePost } from "./edit-post.js";
 import { getPost } from "./get-post.js";
+import type { SocialReadCache } from "./read-cache.js";
 import { listShares, sharePost } from "./share-post.js";
 import {
   CreateDiscussionBody,
@@ -29,7 +31,7 @@ const TAGS = ["Feeds"];
 export const E404 = (what: string) => errorResponse(404, what);
 const E403 = errorResponse(403, "Not yours, or the owner restricts your interactions");
 
-export function registerPostRoutes(app: App, deps: Deps): void {
+export function registerPostRoutes(app: App, deps: Deps, cache: SocialReadCache): void {
   const prefix = deps.config.scopePrefix;
   const write = { scopes: WRITE_SCOPES };
 
@@ -103,7 +105,13 @@ export function registerPostRoutes(app: App, deps: Deps): void {
       },
       prefix,
     ),
-    handler: async (request) => getPost(withActor(deps, request.actor), request.params.postId, request.query),
+    handler: async (request, reply) => {
+      const { postId } = request.params;
+      const { take } = request.query;
+      const ctx = withActor(deps, request.actor);
+      const key = `post\u0000${requesterOf(request.actor) ?? ""}\u0000${postId}\u0000${take}`;
+      return sendCached(reply, cache, key, () => getPost(ctx, postId, { take }));
+    },
   });
 
   app.route({

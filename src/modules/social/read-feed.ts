@@ -4,6 +4,7 @@ import { resolveUserRefs } from "../identity/user-profiles.js";
 import { findInstruments } from "../market/find-instruments.js";
 import { requireReader } from "./access.js";
 import { assembleDiscussions } from "./assemble.js";
+import { type Answer, type DependencyKey, dependenciesOf, LISTINGS, userKey } from "./read-cache.js";
 import { socialRepository } from "./social.repository.js";
 import type { FeedSource } from "./social.rows.js";
 import { type AttachmentForm, FEED_VERSION, type FeedPageView, type ReasonView } from "./social.view.js";
@@ -63,8 +64,12 @@ function marketIdOf(raw: string): number {
   return Number(trimmed);
 }
 
-/** Every feed: one page of discussions, assembled with a bounded number of queries. */
-export async function readFeed(ctx: Ctx, request: FeedRequest, query: FeedQuery): Promise<FeedPageView> {
+/**
+ * Every feed: one page of discussions, assembled with a bounded number of queries. The answer
+ * names what it was made of (for the read cache): which posts feeds hold, the posts shown, the
+ * caller's own graph and, for a pinned feed, its owner's pins.
+ */
+export async function readFeed(ctx: Ctx, request: FeedRequest, query: FeedQuery): Promise<Answer<FeedPageView>> {
   const actor = requireReader(ctx.actor);
   const me = actor.userId;
   const paged = request.feed !== "pinned";
@@ -75,6 +80,7 @@ export async function readFeed(ctx: Ctx, request: FeedRequest, query: FeedQuery)
   let path: string;
   let form: AttachmentForm = "request";
   let trending: number[] = [];
+  const deps: DependencyKey[] = [LISTINGS];
   switch (request.feed) {
     case "saved":
       source = { kind: "saved", userId: me };
@@ -97,6 +103,7 @@ export async function readFeed(ctx: Ctx, request: FeedRequest, query: FeedQuery)
       if (!user) throw new AppError("NotFound", `No user "${request.userId}"`);
       source =
         request.feed === "user" ? { kind: "owner", ownerId: user.userId } : { kind: "pinned", userId: user.userId };
+      if (request.feed === "pinned") deps.push(userKey(user.userId));
       path =
         request.feed === "pinned"
           ? `/api/v1/feeds/users/${user.gcid}/pinned`
@@ -139,10 +146,21 @@ export async function readFeed(ctx: Ctx, request: FeedRequest, query: FeedQuery)
       : "";
   const stream = STREAM[request.feed];
   return {
-    discussions,
-    paging: { next, offSet: offset, take, version: FEED_VERSION },
-    metadata: { experimentName: "", streamType: stream, designatedStreamType: stream },
+    view: {
+      discussions,
+      paging: { next, offSet: offset, take, version: FEED_VERSION },
+      metadata: { experimentName: "", streamType: stream, designatedStreamType: stream },
+    },
+    deps: [...deps, ...dependenciesOf(page, me)],
   };
+}
+
+/**
+ * What a feed page depends on that no write announces: for-you's trending instruments, which
+ * move with time. Part of the read cache's key, so that a new trending list is a new answer.
+ */
+export async function feedVariant(ctx: Ctx, request: FeedRequest): Promise<string> {
+  return request.feed === "forYou" ? (await trendingInstruments(ctx)).join(",") : "";
 }
 
 /**

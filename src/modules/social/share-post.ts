@@ -5,6 +5,7 @@ import { getUserProfiles } from "../identity/user-profiles.js";
 import { actionablePost, actorRecord, requireReader, requireWriter } from "./access.js";
 import { assemblePosts } from "./assemble.js";
 import { type AttachmentInput, checkAttachments, checkText, newEntry, Problems } from "./content.js";
+import { socialChanged } from "./changes.js";
 import { socialRepository } from "./social.repository.js";
 import { MESSAGE_MAX } from "./social.schemas.js";
 import type { PostView } from "./social.view.js";
@@ -50,6 +51,8 @@ export async function sharePost(ctx: Ctx, input: ShareInput): Promise<PostView> 
       sharedPostId: sharedId,
       sharedOriginPostId: origin.id,
     });
+    // The shared posts' counts change, and feeds list the share.
+    record(socialChanged(now, { postIds: [post.id, sharedId, origin.id], listings: true }));
     if (origin.ownerId !== actor.userId) {
       record({
         type: "PostShared",

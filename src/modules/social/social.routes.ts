@@ -3,10 +3,13 @@ import type { Deps } from "../context.js";
 import { registerFeedRoutes } from "./feeds.routes.js";
 import { registerInteractionRoutes } from "./interactions.routes.js";
 import { registerPostRoutes } from "./posts.routes.js";
+import { SocialReadCache } from "./read-cache.js";
 
 /** Posts, polls, comments, reactions, the social graph and every feed. */
 export function registerSocialRoutes(app: App, deps: Deps): void {
-  registerPostRoutes(app, deps);
-  registerFeedRoutes(app, deps);
+  // One post and feed pages are answered from this instance's cache while nothing they show changed.
+  const cache = SocialReadCache.listening(deps.bus, deps.config.readCache);
+  registerPostRoutes(app, deps, cache);
+  registerFeedRoutes(app, deps, cache);
   registerInteractionRoutes(app, deps);
 }

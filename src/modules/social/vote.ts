@@ -2,6 +2,7 @@ import { isoNow } from "../../core/clock.js";
 import { AppError } from "../../core/errors.js";
 import { type Ctx, transact } from "../context.js";
 import { actionablePost, requireWriter } from "./access.js";
+import { socialChanged } from "./changes.js";
 import { socialRepository } from "./social.repository.js";
 
 async function checkOption(ctx: Ctx, postId: string, pollId: number, optionId: number, userId: string) {
@@ -23,13 +24,18 @@ async function checkOption(ctx: Ctx, postId: string, pollId: number, optionId: n
 export async function vote(ctx: Ctx, postId: string, pollId: number, optionId: number): Promise<void> {
   const actor = requireWriter(ctx.actor);
   await checkOption(ctx, postId, pollId, optionId, actor.userId);
-  await transact(ctx, async (trx) => {
-    await socialRepository(trx).upsertVote(pollId, actor.userId, optionId, isoNow(ctx.clock));
+  await transact(ctx, async (trx, record) => {
+    const now = isoNow(ctx.clock);
+    await socialRepository(trx).upsertVote(pollId, actor.userId, optionId, now);
+    record(socialChanged(now, { postIds: [postId] }));
   });
 }
 
 export async function removeVote(ctx: Ctx, postId: string, pollId: number, optionId: number): Promise<void> {
   const actor = requireWriter(ctx.actor);
   await checkOption(ctx, postId, pollId, optionId, actor.userId);
-  await socialRepository(ctx.db.kysely).removeVote(pollId, actor.userId, optionId);
+  await transact(ctx, async (trx, record) => {
+    await socialRepository(trx).removeVote(pollId, actor.userId, optionId);
+    record(socialChanged(isoNow(ctx.clock), { postIds: [postId] }));
+  });
 }
