@@ -3,8 +3,7 @@
 // [--duration S] [--connections C] [--top N]`. Starts the server under `--cpu-prof`, loads it with the
 // scenario's request, stops it and prints the functions with the most self time (and the files they
 // are in), then the path of the .cpuprofile (open it in Chrome DevTools for the full picture).
-import { readdirSync, readFileSync } from "node:fs";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -37,7 +36,10 @@ try {
 } finally {
   await app.stop();
 }
-const file = join(profDir, readdirSync(profDir).find((f) => f.endsWith(".cpuprofile")));
+const file = join(
+  profDir,
+  readdirSync(profDir).find((f) => f.endsWith(".cpuprofile")),
+);
 const { nodes, samples, timeDeltas } = JSON.parse(readFileSync(file, "utf8"));
 const byId = new Map(nodes.map((n) => [n.id, n]));
 const self = new Map();
@@ -51,8 +53,13 @@ for (let i = 0; i < samples.length; i++) {
   total += dt;
 }
 const idle = [...self].filter(([k]) => k.startsWith("(idle)")).reduce((a, [, v]) => a + v, 0);
-console.log(`${scenario.name}: ${result.rps.toFixed(0)} req/s; busy ${(((total - idle) / total) * 100).toFixed(0)}% of the profile`);
+console.log(
+  `${scenario.name}: ${result.rps.toFixed(0)} req/s; busy ${(((total - idle) / total) * 100).toFixed(0)}% of the profile`,
+);
 console.log("self %busy  function");
-for (const [k, v] of [...self].filter(([k]) => !k.startsWith("(idle)")).sort((a, b) => b[1] - a[1]).slice(0, Number(values.top)))
+for (const [k, v] of [...self]
+  .filter(([k]) => !k.startsWith("(idle)"))
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, Number(values.top)))
   console.log(`${((v / (total - idle)) * 100).toFixed(1).padStart(10)}  ${k}`);
 console.log(`profile: ${file}`);

@@ -46,8 +46,9 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   registerJsonBodies(app);
-  app.addHook("onRequest", async (request, reply) => {
+  app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
+    done();
   });
   await registerCors(app, config.corsOrigins);
   registerErrorHandling(app, (code) => ERROR_STATUS[code]);

@@ -29,8 +29,8 @@ export {
   type TrustProxy,
 } from "./config/rate-limits.js";
 export type { LogLevel, SeedMode } from "./config/server.js";
-export type { ReadCacheSettings } from "./config/social.js";
 export { redactUrl } from "./config/shared.js";
+export type { ReadCacheSettings } from "./config/social.js";
 export { type DatabaseTarget, DEFAULT_DATABASE, parseDatabaseTarget } from "./config/storage.js";
 export type { WatchlistLimits } from "./config/watchlists.js";
 

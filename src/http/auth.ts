@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { type Actor, ANONYMOUS, type UserActor } from "../core/actor.js";
 import { AppError } from "../core/errors.js";
 import { hasAnyScope } from "../core/scopes.js";
+import { onRequestOfGuardedRoutes } from "./route-hooks.js";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -28,9 +29,7 @@ export const INVALID_TOKEN_CHALLENGE = 'Bearer error="invalid_token"';
  */
 export function registerAuth(app: FastifyInstance, authenticators: Authenticators): void {
   app.decorateRequest("actor", null as never);
-  app.addHook("onRequest", async (request, reply) => {
-    const access = request.routeOptions.config.access;
-    if (!access) return;
+  onRequestOfGuardedRoutes(app, (access) => async (request, reply) => {
     const actor = await identify(request, authenticators, (challenge) => reply.header("WWW-Authenticate", challenge));
     if (actor.kind === "anonymous" && access.auth !== "optional") {
       throw new AppError(
@@ -44,12 +43,11 @@ export function registerAuth(app: FastifyInstance, authenticators: Authenticator
 
 /** 403 InsufficientPermissions when a user's credential holds none of the route's scopes (any-of). */
 export function registerScopeCheck(app: FastifyInstance): void {
-  app.addHook("onRequest", async (request) => {
-    const access = request.routeOptions.config.access;
+  onRequestOfGuardedRoutes(app, (access) => (request, _reply, done) => {
     const actor = request.actor;
-    if (access && actor?.kind === "user" && !hasAnyScope(actor.scopes, access.scopes)) {
-      throw new AppError("InsufficientPermissions", "The credential lacks every scope this operation accepts");
-    }
+    if (actor?.kind === "user" && !hasAnyScope(actor.scopes, access.scopes)) {
+      done(new AppError("InsufficientPermissions", "The credential lacks every scope this operation accepts"));
+    } else done();
   });
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { preValidationOfRoutes } from "./route-hooks.js";
 
 /**
  * Upstream binds JSON bodies case-insensitively (ASP.NET), and clients rely on it: `Message`,
@@ -46,11 +47,12 @@ export function canonicalizeKeys(schema: JsonSchema | undefined, value: unknown)
 
 /** Every route with a body schema reads its body case-insensitively, as upstream does. */
 export function registerCaseInsensitiveBodies(app: FastifyInstance): void {
-  app.addHook("preValidation", async (request) => {
-    const schema = request.routeOptions.schema?.body;
-    if (schema && request.body && typeof request.body === "object") {
-      request.body = canonicalizeKeys(schema as JsonSchema, request.body);
-    }
+  preValidationOfRoutes(app, (route) => {
+    const schema = route.schema?.body as JsonSchema | undefined;
+    if (!schema) return undefined;
+    return async (request) => {
+      if (request.body && typeof request.body === "object") request.body = canonicalizeKeys(schema, request.body);
+    };
   });
 }
 

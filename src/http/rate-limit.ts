@@ -10,6 +10,7 @@ import {
   type RateLimitStore,
 } from "../infra/ratelimit/index.js";
 import type { Access, RateLimitGroup } from "./access.js";
+import { onRequestOfGuardedRoutes } from "./route-hooks.js";
 
 /** Methods that read; every other method is a write and also spends the writes pool. */
 const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -129,27 +130,27 @@ export async function registerRateLimit(
   app.addHook("onClose", async () => store.close());
   log.info({ store: store.kind, pools }, `rate limits on (${store.kind} store)`);
 
-  app.addHook("onRequest", async (request, reply) => {
-    const access = request.routeOptions.config.access;
-    if (!access) return;
-    const plan = planFor(access.rateLimit, request.method);
-    const outcome = await store.consume(callerOf(request), plan.limits);
-    const i = bindingIndex(plan.limits, outcome);
-    const limit = plan.limits[i]!;
-    const state = outcome.states[i]!;
-    const reset = seconds(state.resetMs);
-    reply.headers({
-      "RateLimit-Limit": limit.max,
-      "RateLimit-Remaining": Math.max(0, limit.max - state.count),
-      "RateLimit-Reset": reset,
-      "RateLimit-Policy": `${limit.max};w=${limit.windowMs / 1000}`,
-    });
-    if (!outcome.admitted) {
-      reply.header("Retry-After", reset);
-      throw new AppError(
-        "TooManyRequests",
-        `Too many requests: the ${plan.pools[i]} pool allows ${describePolicy(pools[plan.pools[i]!])} per caller; retry after ${reset} s`,
-      );
-    }
+  onRequestOfGuardedRoutes(app, (access, method) => {
+    const plan = planFor(access.rateLimit, method);
+    return async (request, reply) => {
+      const outcome = await store.consume(callerOf(request), plan.limits);
+      const i = bindingIndex(plan.limits, outcome);
+      const limit = plan.limits[i]!;
+      const state = outcome.states[i]!;
+      const reset = seconds(state.resetMs);
+      reply.headers({
+        "RateLimit-Limit": limit.max,
+        "RateLimit-Remaining": Math.max(0, limit.max - state.count),
+        "RateLimit-Reset": reset,
+        "RateLimit-Policy": `${limit.max};w=${limit.windowMs / 1000}`,
+      });
+      if (!outcome.admitted) {
+        reply.header("Retry-After", reset);
+        throw new AppError(
+          "TooManyRequests",
+          `Too many requests: the ${plan.pools[i]} pool allows ${describePolicy(pools[plan.pools[i]!])} per caller; retry after ${reset} s`,
+        );
+      }
+    };
   });
 }

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from "node:crypto";
 import type { Environment, UserActor } from "../../core/actor.js";
 import { hashSecret, sameHash } from "../../core/ids.js";
 import { TtlCache } from "../../core/ttl-cache.js";
@@ -9,14 +10,22 @@ export type KeyPairAuthenticator = (apiKey: string, userKey: string) => Promise<
 interface Known {
   actor: UserActor;
   apiKeyHash: string;
+  /** The x-api-key last seen to match, so that a repeated pair is checked without hashing. */
+  verified?: Buffer;
 }
+
+const sameText = (known: Buffer, presented: string): boolean => {
+  const bytes = Buffer.from(presented);
+  return bytes.length === known.length && timingSafeEqual(bytes, known);
+};
 
 /**
  * Turns an x-api-key / x-user-key pair into a user actor, or null when the pair is unknown,
  * revoked or mismatched. The caller decides the status; the secrets are never logged.
  *
  * Valid pairs are remembered for `config.authCacheTtlMs` (1 s by default) so that a busy client
- * costs one lookup per second instead of one per request. A revocation in this process takes
+ * costs one lookup per second instead of one per request; they are keyed by the x-user-key itself
+ * (held only in memory, for that TTL), so a repeated pair costs no hashing. A revocation in this process takes
  * effect at once in every instance sharing the event bus (KeyPairRevoked); one made where no bus
  * reaches (the CLI beside a server) within that TTL.
  */
@@ -26,13 +35,18 @@ export function createKeyPairAuthenticator(deps: Deps): KeyPairAuthenticator {
     cache.evictWhere((k) => k.actor.credentialId === event.keyPairId),
   );
 
-  return async (apiKey, userKey) => {
-    const userKeyHash = hashSecret(userKey);
-    const apiKeyHash = hashSecret(apiKey);
-    const known = cache.get(userKeyHash);
-    if (known) return sameHash(known.apiKeyHash, apiKeyHash) ? known.actor : null;
+  const check = (known: Known, apiKey: string): UserActor | null => {
+    if (known.verified && sameText(known.verified, apiKey)) return known.actor;
+    if (!sameHash(known.apiKeyHash, hashSecret(apiKey))) return null;
+    known.verified = Buffer.from(apiKey);
+    return known.actor;
+  };
 
-    const row = await identityRepository(deps.db.kysely).findActiveKeyByUserKeyHash(userKeyHash);
+  return async (apiKey, userKey) => {
+    const known = cache.get(userKey);
+    if (known) return check(known, apiKey);
+
+    const row = await identityRepository(deps.db.kysely).findActiveKeyByUserKeyHash(hashSecret(userKey));
     if (!row) return null;
     const actor: UserActor = {
       kind: "user",
@@ -43,7 +57,8 @@ export function createKeyPairAuthenticator(deps: Deps): KeyPairAuthenticator {
       scopes: JSON.parse(row.scopes) as string[],
       environment: row.environment as Environment,
     };
-    cache.set(userKeyHash, { actor, apiKeyHash: row.apiKeyHash });
-    return sameHash(row.apiKeyHash, apiKeyHash) ? actor : null;
+    const entry: Known = { actor, apiKeyHash: row.apiKeyHash };
+    cache.set(userKey, entry);
+    return check(entry, apiKey);
   };
 }

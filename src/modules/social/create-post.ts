@@ -3,6 +3,7 @@ import { AppError } from "../../core/errors.js";
 import { type Ctx, transact } from "../context.js";
 import { actorRecord, requireWriter } from "./access.js";
 import { assemblePosts } from "./assemble.js";
+import { socialChanged } from "./changes.js";
 import {
   type AttachmentInput,
   checkAttachments,
@@ -13,7 +14,6 @@ import {
   resolveMentions,
   resolveTags,
 } from "./content.js";
-import { socialChanged } from "./changes.js";
 import { socialRepository } from "./social.repository.js";
 import { MESSAGE_MAX } from "./social.schemas.js";
 import type { AttachmentForm, PostView } from "./social.view.js";

@@ -108,9 +108,8 @@ export function registerPostRoutes(app: App, deps: Deps, cache: SocialReadCache)
     handler: async (request, reply) => {
       const { postId } = request.params;
       const { take } = request.query;
-      const ctx = withActor(deps, request.actor);
       const key = `post\u0000${requesterOf(request.actor) ?? ""}\u0000${postId}\u0000${take}`;
-      return sendCached(reply, cache, key, () => getPost(ctx, postId, { take }));
+      return sendCached(reply, cache, key, () => getPost(withActor(deps, request.actor), postId, { take }));
     },
   });
 

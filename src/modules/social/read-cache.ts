@@ -20,7 +20,6 @@ export const LISTINGS: DependencyKey = "listings";
 export const postKey = (postId: string): DependencyKey => `post:${postId}`;
 export const userKey = (userId: string): DependencyKey => `user:${userId}`;
 
-
 interface Entry {
   body: string;
   generation: number;
