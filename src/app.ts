@@ -10,6 +10,7 @@ import { registerJsonBodies } from "./http/json-bodies.js";
 import { registerOpenApi } from "./http/openapi.js";
 import { registerRateLimit, trustProxyOption } from "./http/rate-limit.js";
 import { requestIdFrom } from "./http/request-id.js";
+import { requestLogger } from "./http/request-logger.js";
 import type { Deps } from "./modules/context.js";
 import { registerHealthRoutes } from "./modules/health/health.routes.js";
 import { createKeyPairAuthenticator } from "./modules/identity/authenticate.js";
@@ -34,6 +35,7 @@ export const LOG_REDACT = ["req.headers.authorization", 'req.headers["x-api-key"
 export async function buildApp(config: Config, deps: Deps): Promise<App> {
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
+    childLoggerFactory: requestLogger,
     bodyLimit: config.bodyLimit,
     // Whose X-Forwarded-For gives request.ip (anonymous callers are rate-limited by it).
     trustProxy: trustProxyOption(config.trustProxy),
@@ -50,7 +52,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
     reply.header("x-request-id", request.id);
     done();
   });
-  await registerCors(app, config.corsOrigins);
+  registerCors(app, config.corsOrigins);
   registerErrorHandling(app, (code) => ERROR_STATUS[code]);
   registerAuth(app, {
     keyPair: createKeyPairAuthenticator(deps),

@@ -3,8 +3,8 @@
 import type { Pick } from "./shared.js";
 
 export interface ReadCacheSettings {
-  /** Budget of cached answers, in characters of their bodies (about bytes); 0 turns the cache off. */
-  maxChars: number;
+  /** Budget of cached answers, in bytes of their bodies; 0 turns the cache off. */
+  maxBytes: number;
   /** Longest an answer is served without a change heard, in case one was lost with the bus. */
   maxAgeMs: number;
 }
@@ -20,5 +20,5 @@ export function parseReadCacheSettings(pick: Pick, problems: string[]): ReadCach
   if (!/^\d+$/.test(ageText) || Number(ageText) < 1 || Number(ageText) > 86_400_000) {
     problems.push(`READ_CACHE_MAX_AGE_MS must be a whole number of milliseconds from 1 to 86400000 (got "${ageText}")`);
   }
-  return { maxChars: Number(mbText) * MB, maxAgeMs: Number(ageText) };
+  return { maxBytes: Number(mbText) * MB, maxAgeMs: Number(ageText) };
 }

@@ -12,7 +12,8 @@ declare module "fastify" {
 
 /** Resolves credentials to an actor; both return null when the credential is not valid. */
 export interface Authenticators {
-  keyPair(apiKey: string, userKey: string): Promise<UserActor | null>;
+  /** May answer at once (a pair it has just verified) or later (after a lookup). */
+  keyPair(apiKey: string, userKey: string): UserActor | null | Promise<UserActor | null>;
   /** Absent until an OAuth issuer is configured: every bearer token is then rejected. */
   bearer?: (token: string) => Promise<UserActor | null>;
 }
@@ -29,15 +30,28 @@ export const INVALID_TOKEN_CHALLENGE = 'Bearer error="invalid_token"';
  */
 export function registerAuth(app: FastifyInstance, authenticators: Authenticators): void {
   app.decorateRequest("actor", null as never);
-  onRequestOfGuardedRoutes(app, (access) => async (request, reply) => {
-    const actor = await identify(request, authenticators, (challenge) => reply.header("WWW-Authenticate", challenge));
-    if (actor.kind === "anonymous" && access.auth !== "optional") {
-      throw new AppError(
-        "Unauthorized",
-        "Authentication required: send a bearer token or the x-api-key / x-user-key pair",
-      );
-    }
-    request.actor = actor;
+  onRequestOfGuardedRoutes(app, (access) => {
+    const admit = (request: FastifyRequest, actor: Actor): AppError | undefined => {
+      if (actor.kind === "anonymous" && access.auth !== "optional") {
+        return new AppError(
+          "Unauthorized",
+          "Authentication required: send a bearer token or the x-api-key / x-user-key pair",
+        );
+      }
+      request.actor = actor;
+      return undefined;
+    };
+    // Callback style: a credential verified a moment ago is admitted without a promise.
+    return (request, reply, done) => {
+      let actor: Actor | Promise<Actor>;
+      try {
+        actor = identify(request, authenticators, (challenge) => reply.header("WWW-Authenticate", challenge));
+      } catch (error) {
+        return done(error as Error);
+      }
+      if (actor instanceof Promise) actor.then((a) => done(admit(request, a)), done);
+      else done(admit(request, actor));
+    };
   });
 }
 
@@ -51,11 +65,12 @@ export function registerScopeCheck(app: FastifyInstance): void {
   });
 }
 
-async function identify(
+/** The caller, at once or after a lookup; throws (or rejects with) 401 for a bad credential. */
+function identify(
   request: FastifyRequest,
   auth: Authenticators,
   challenge: (value: string) => void,
-): Promise<Actor> {
+): Actor | Promise<Actor> {
   const authorization = single(request.headers.authorization);
   const apiKey = single(request.headers["x-api-key"]);
   const userKey = single(request.headers["x-user-key"]);
@@ -66,20 +81,23 @@ async function identify(
   }
   if (authorization !== undefined) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    const actor = match && auth.bearer ? await auth.bearer(match[1]!) : null;
-    if (!actor) {
+    const bearer = (actor: UserActor | null): Actor => {
+      if (actor) return actor;
       challenge(INVALID_TOKEN_CHALLENGE);
       throw new AppError("Unauthorized", "The bearer token is missing, malformed, expired or not valid here");
-    }
-    return actor;
+    };
+    return match && auth.bearer ? auth.bearer(match[1]!).then(bearer) : bearer(null);
   }
   if (hasPair) {
     if (!apiKey || !userKey) {
       throw new AppError("Unauthorized", "x-api-key and x-user-key must be sent together");
     }
-    const actor = await auth.keyPair(apiKey, userKey);
-    if (!actor) throw new AppError("Unauthorized", "Unknown or revoked key pair");
-    return actor;
+    const pair = (actor: UserActor | null): Actor => {
+      if (actor) return actor;
+      throw new AppError("Unauthorized", "Unknown or revoked key pair");
+    };
+    const actor = auth.keyPair(apiKey, userKey);
+    return actor instanceof Promise ? actor.then(pair) : pair(actor);
   }
   return ANONYMOUS;
 }

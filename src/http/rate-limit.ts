@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import type { Config, RateLimitPolicy, RateLimitPool, TrustProxy } from "../config.js";
 import type { Clock } from "../core/clock.js";
@@ -132,8 +132,8 @@ export async function registerRateLimit(
 
   onRequestOfGuardedRoutes(app, (access, method) => {
     const plan = planFor(access.rateLimit, method);
-    return async (request, reply) => {
-      const outcome = await store.consume(callerOf(request), plan.limits);
+    /** Sets the RateLimit headers; the 429 when refused. */
+    const apply = (reply: FastifyReply, outcome: Consumption): AppError | undefined => {
       const i = bindingIndex(plan.limits, outcome);
       const limit = plan.limits[i]!;
       const state = outcome.states[i]!;
@@ -144,13 +144,18 @@ export async function registerRateLimit(
         "RateLimit-Reset": reset,
         "RateLimit-Policy": `${limit.max};w=${limit.windowMs / 1000}`,
       });
-      if (!outcome.admitted) {
-        reply.header("Retry-After", reset);
-        throw new AppError(
-          "TooManyRequests",
-          `Too many requests: the ${plan.pools[i]} pool allows ${describePolicy(pools[plan.pools[i]!])} per caller; retry after ${reset} s`,
-        );
-      }
+      if (outcome.admitted) return undefined;
+      reply.header("Retry-After", reset);
+      return new AppError(
+        "TooManyRequests",
+        `Too many requests: the ${plan.pools[i]} pool allows ${describePolicy(pools[plan.pools[i]!])} per caller; retry after ${reset} s`,
+      );
+    };
+    // Callback style: the memory store answers at once, without a promise per request.
+    return (request, reply, done) => {
+      const outcome = store.consume(callerOf(request), plan.limits);
+      if (outcome instanceof Promise) outcome.then((o) => done(apply(reply, o)), done);
+      else done(apply(reply, outcome));
     };
   });
 }

@@ -23,7 +23,7 @@ describe.each(engines())("the social read cache on %s", (engine) => {
 
   beforeAll(async () => {
     h = await startHarness(engine);
-    const config = { ...h.config, readCache: { maxChars: 0, maxAgeMs: 1 } };
+    const config = { ...h.config, readCache: { maxBytes: 0, maxAgeMs: 1 } };
     uncached = await buildApp(config, { ...h.deps, config });
     [alice, bob, carol] = [await h.user(RW), await h.user(RW), await h.user(RW)];
     post = (await c.post(alice, { message: "AAPL into earnings", tags: { tags: [{ id: String(AAPL) }] } })).id;

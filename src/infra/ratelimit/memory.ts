@@ -22,7 +22,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     this.sweeper.unref();
   }
 
-  async consume(caller: string, limits: readonly LimitRequest[]): Promise<Consumption> {
+  consume(caller: string, limits: readonly LimitRequest[]): Consumption {
     return this.consumeNow(caller, limits);
   }
 

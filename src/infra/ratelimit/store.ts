@@ -26,7 +26,10 @@ export interface Consumption {
  */
 export interface RateLimitStore {
   readonly kind: "memory" | "redis";
-  /** Spends one request of `caller` in every listed pool, or none when any is exhausted. */
-  consume(caller: string, limits: readonly LimitRequest[]): Promise<Consumption>;
+  /**
+   * Spends one request of `caller` in every listed pool, or none when any is exhausted. The
+   * memory store answers synchronously (no promise per request); the Redis store asynchronously.
+   */
+  consume(caller: string, limits: readonly LimitRequest[]): Consumption | Promise<Consumption>;
   close(): Promise<void>;
 }

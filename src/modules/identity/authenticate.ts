@@ -5,7 +5,8 @@ import { TtlCache } from "../../core/ttl-cache.js";
 import type { Deps } from "../context.js";
 import { identityRepository } from "./identity.repository.js";
 
-export type KeyPairAuthenticator = (apiKey: string, userKey: string) => Promise<UserActor | null>;
+/** A pair verified within the TTL is answered at once; otherwise after a lookup. */
+export type KeyPairAuthenticator = (apiKey: string, userKey: string) => UserActor | null | Promise<UserActor | null>;
 
 interface Known {
   actor: UserActor;
@@ -42,10 +43,7 @@ export function createKeyPairAuthenticator(deps: Deps): KeyPairAuthenticator {
     return known.actor;
   };
 
-  return async (apiKey, userKey) => {
-    const known = cache.get(userKey);
-    if (known) return check(known, apiKey);
-
+  const lookup = async (apiKey: string, userKey: string): Promise<UserActor | null> => {
     const row = await identityRepository(deps.db.kysely).findActiveKeyByUserKeyHash(hashSecret(userKey));
     if (!row) return null;
     const actor: UserActor = {
@@ -60,5 +58,10 @@ export function createKeyPairAuthenticator(deps: Deps): KeyPairAuthenticator {
     const entry: Known = { actor, apiKeyHash: row.apiKeyHash };
     cache.set(userKey, entry);
     return check(entry, apiKey);
+  };
+
+  return (apiKey, userKey) => {
+    const known = cache.get(userKey);
+    return known ? check(known, apiKey) : lookup(apiKey, userKey);
   };
 }

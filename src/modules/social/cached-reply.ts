@@ -13,7 +13,7 @@ export async function sendCached<T>(
 ): Promise<FastifyReply> {
   const body = await cache.get(key, async () => {
     const { view, deps } = await compute();
-    return { body: String(reply.serialize(view)), deps };
+    return { body: Buffer.from(String(reply.serialize(view))), deps };
   });
   return reply.type("application/json; charset=utf-8").send(body);
 }

@@ -21,15 +21,15 @@ export const postKey = (postId: string): DependencyKey => `post:${postId}`;
 export const userKey = (userId: string): DependencyKey => `user:${userId}`;
 
 interface Entry {
-  body: string;
+  body: Buffer;
   generation: number;
   deps: readonly DependencyKey[];
   bornAt: number;
 }
 
-/** Computed answer: its body and what it was made of. */
+/** Computed answer: its body (the bytes sent) and what it was made of. */
 export interface Computed {
-  body: string;
+  body: Buffer;
   deps: readonly DependencyKey[];
 }
 
@@ -43,7 +43,7 @@ export class SocialReadCache {
   private generation = 0;
   /** Answers computed from before this generation are not served (marks were forgotten). */
   private floor = 0;
-  private chars = 0;
+  private bytes = 0;
   private hits = 0;
   private misses = 0;
 
@@ -60,11 +60,11 @@ export class SocialReadCache {
   }
 
   get enabled(): boolean {
-    return this.settings.maxChars > 0;
+    return this.settings.maxBytes > 0;
   }
 
   /** The cached body for `key`, or the freshly computed one (cached when nothing changed meanwhile). */
-  async get(key: string, compute: () => Promise<Computed>): Promise<string> {
+  async get(key: string, compute: () => Promise<Computed>): Promise<Buffer> {
     if (!this.enabled) return (await compute()).body;
     const entry = this.entries.get(key);
     if (entry && this.isCurrent(entry)) {
@@ -76,7 +76,7 @@ export class SocialReadCache {
     const generation = this.generation;
     const computed = await compute();
     const fresh: Entry = { body: computed.body, generation, deps: computed.deps, bornAt: this.now() };
-    if (this.isCurrent(fresh) && computed.body.length <= this.settings.maxChars) this.store(key, fresh);
+    if (this.isCurrent(fresh) && computed.body.length <= this.settings.maxBytes) this.store(key, fresh);
     return computed.body;
   }
 
@@ -91,8 +91,8 @@ export class SocialReadCache {
     }
   }
 
-  stats(): { entries: number; chars: number; hits: number; misses: number } {
-    return { entries: this.entries.size, chars: this.chars, hits: this.hits, misses: this.misses };
+  stats(): { entries: number; bytes: number; hits: number; misses: number } {
+    return { entries: this.entries.size, bytes: this.bytes, hits: this.hits, misses: this.misses };
   }
 
   private isCurrent(entry: Entry): boolean {
@@ -105,17 +105,17 @@ export class SocialReadCache {
     const old = this.entries.get(key);
     if (old) this.drop(key, old);
     this.entries.set(key, entry);
-    this.chars += entry.body.length;
+    this.bytes += entry.body.length;
     // The oldest answers go first (insertion order) until the budget holds.
     for (const [k, e] of this.entries) {
-      if (this.chars <= this.settings.maxChars) break;
+      if (this.bytes <= this.settings.maxBytes) break;
       this.drop(k, e);
     }
   }
 
   private drop(key: string, entry: Entry): void {
     this.entries.delete(key);
-    this.chars -= entry.body.length;
+    this.bytes -= entry.body.length;
   }
 }
 
