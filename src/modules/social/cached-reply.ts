@@ -1,19 +1,32 @@
 import type { FastifyReply } from "fastify";
 import type { Answer, SocialReadCache } from "./read-cache.js";
 
+const JSON_TYPE = "application/json; charset=utf-8";
+
 /**
  * Sends a read's 200 answer through the read cache: the body is what the route's own response
- * serializer makes of the view, so a cached answer is byte for byte the one computed.
+ * serializer makes of the view, so a cached answer is byte for byte the one computed. A hit is
+ * sent at once, with no promise; a miss (or an error, through the error handler) later. The
+ * route's handler returns nothing: the reply is sent here.
  */
-export async function sendCached<T>(
+export function sendCached<T>(
   reply: FastifyReply,
   cache: SocialReadCache,
   key: string,
   compute: () => Promise<Answer<T>>,
-): Promise<FastifyReply> {
-  const body = await cache.get(key, async () => {
-    const { view, deps } = await compute();
-    return { body: Buffer.from(String(reply.serialize(view))), deps };
-  });
-  return reply.type("application/json; charset=utf-8").send(body);
+): void {
+  const hit = cache.peek(key);
+  if (hit) {
+    reply.type(JSON_TYPE).send(hit);
+    return;
+  }
+  cache
+    .fill(key, async () => {
+      const { view, deps } = await compute();
+      return { body: Buffer.from(String(reply.serialize(view))), deps };
+    })
+    .then(
+      (body) => reply.type(JSON_TYPE).send(body),
+      (error: unknown) => reply.send(error),
+    );
 }

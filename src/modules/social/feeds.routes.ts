@@ -121,7 +121,8 @@ export function registerFeedRoutes(app: App, deps: Deps, cache: SocialReadCache)
         },
         prefix,
       ),
-      handler: async (request, reply) => {
+      // Not async: sendCached sends the reply (a cached answer at once).
+      handler: (request, reply) => {
         const q = request.query as {
           take?: number;
           offset?: number;
@@ -137,17 +138,22 @@ export function registerFeedRoutes(app: App, deps: Deps, cache: SocialReadCache)
           reactionsPageSize: q.reactionsPageSize ?? 10,
           badgesExperimentIsEnabled: q.badgesExperimentIsEnabled === true,
         };
-        const key = [
-          f.operationId,
-          requireReader(request.actor).userId,
-          params.marketId ?? params.userId ?? "",
-          query.take,
-          query.offset,
-          query.reactionsPageSize,
-          query.badgesExperimentIsEnabled,
-          await feedVariant(ctx, feed),
-        ].join("\u0000");
-        return sendCached(reply, cache, key, () => readFeed(ctx, feed, query));
+        const send = (variant: string) => {
+          const key = [
+            f.operationId,
+            requireReader(request.actor).userId,
+            params.marketId ?? params.userId ?? "",
+            query.take,
+            query.offset,
+            query.reactionsPageSize,
+            query.badgesExperimentIsEnabled,
+            variant,
+          ].join("\u0000");
+          sendCached(reply, cache, key, () => readFeed(ctx, feed, query));
+        };
+        const variant = feedVariant(ctx, feed);
+        if (typeof variant === "string") send(variant);
+        else variant.then(send, (error: unknown) => reply.send(error));
       },
     });
   }

@@ -105,11 +105,12 @@ export function registerPostRoutes(app: App, deps: Deps, cache: SocialReadCache)
       },
       prefix,
     ),
-    handler: async (request, reply) => {
+    // Not async: sendCached sends the reply (a cached answer at once).
+    handler: (request, reply) => {
       const { postId } = request.params;
       const { take } = request.query;
       const key = `post\u0000${requesterOf(request.actor) ?? ""}\u0000${postId}\u0000${take}`;
-      return sendCached(reply, cache, key, () => getPost(withActor(deps, request.actor), postId, { take }));
+      sendCached(reply, cache, key, () => getPost(withActor(deps, request.actor), postId, { take }));
     },
   });
 

@@ -63,15 +63,21 @@ export class SocialReadCache {
     return this.settings.maxBytes > 0;
   }
 
-  /** The cached body for `key`, or the freshly computed one (cached when nothing changed meanwhile). */
-  async get(key: string, compute: () => Promise<Computed>): Promise<Buffer> {
-    if (!this.enabled) return (await compute()).body;
+  /** The cached body for `key` while it is current (no promise: the hit path stays synchronous). */
+  peek(key: string): Buffer | undefined {
     const entry = this.entries.get(key);
-    if (entry && this.isCurrent(entry)) {
+    if (!entry) return undefined;
+    if (this.isCurrent(entry)) {
       this.hits++;
       return entry.body;
     }
-    if (entry) this.drop(key, entry);
+    this.drop(key, entry);
+    return undefined;
+  }
+
+  /** Computes the answer for `key` and keeps it, unless what it was made of changed meanwhile. */
+  async fill(key: string, compute: () => Promise<Computed>): Promise<Buffer> {
+    if (!this.enabled) return (await compute()).body;
     this.misses++;
     const generation = this.generation;
     const computed = await compute();

@@ -159,8 +159,8 @@ export async function readFeed(ctx: Ctx, request: FeedRequest, query: FeedQuery)
  * What a feed page depends on that no write announces: for-you's trending instruments, which
  * move with time. Part of the read cache's key, so that a new trending list is a new answer.
  */
-export async function feedVariant(ctx: Ctx, request: FeedRequest): Promise<string> {
-  return request.feed === "forYou" ? (await trendingInstruments(ctx)).join(",") : "";
+export function feedVariant(ctx: Ctx, request: FeedRequest): string | Promise<string> {
+  return request.feed === "forYou" ? trendingInstruments(ctx).then((ids) => ids.join(",")) : "";
 }
 
 /**
