@@ -1,0 +1,127 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  type Computed,
+  dependenciesOf,
+  LISTINGS,
+  postKey,
+  SocialReadCache,
+  userKey,
+} from "../../src/modules/social/read-cache.js";
+
+const body = (text: string) => Buffer.from(text);
+const answer =
+  (text: string, deps: string[]): (() => Promise<Computed>) =>
+  async () => ({ body: body(text), deps });
+
+function cacheAt(settings: Partial<{ maxBytes: number; maxAgeMs: number }> = {}) {
+  let now = 0;
+  const cache = new SocialReadCache({ maxBytes: 1024, maxAgeMs: 60_000, ...settings }, () => now);
+  return { cache, advance: (ms: number) => (now += ms) };
+}
+
+describe("the social read cache", () => {
+  it("serves a kept answer until a change names one of its dependencies", async () => {
+    const { cache } = cacheAt();
+    expect(cache.peek("k")).toBeUndefined();
+    await cache.fill("k", answer("v1", [postKey("p1"), userKey("u1")]));
+    expect(cache.peek("k")?.toString()).toBe("v1");
+
+    cache.changed({ postIds: ["p2"], userIds: ["u2"], listings: true });
+    expect(cache.peek("k")?.toString(), "unrelated changes keep it").toBe("v1");
+
+    cache.changed({ postIds: [], userIds: ["u1"], listings: false });
+    expect(cache.peek("k"), "a change of its user drops it").toBeUndefined();
+    expect(cache.stats()).toMatchObject({ entries: 0, bytes: 0 });
+  });
+
+  it("never keeps an answer computed while something it shows changed", async () => {
+    const { cache } = cacheAt();
+    await cache.fill("k", async () => {
+      // The write commits (and its event arrives) while this read is running.
+      cache.changed({ postIds: ["p1"], userIds: [], listings: false });
+      return { body: body("maybe stale"), deps: [postKey("p1")] };
+    });
+    expect(cache.peek("k")).toBeUndefined();
+    await cache.fill("k", answer("fresh", [postKey("p1")]));
+    expect(cache.peek("k")?.toString()).toBe("fresh");
+  });
+
+  it("drops feed answers when listings change, not post answers", async () => {
+    const { cache } = cacheAt();
+    await cache.fill("feed", answer("page", [LISTINGS, postKey("p1")]));
+    await cache.fill("post", answer("post", [postKey("p1")]));
+    cache.changed({ postIds: ["p9"], userIds: [], listings: true });
+    expect(cache.peek("feed")).toBeUndefined();
+    expect(cache.peek("post")?.toString()).toBe("post");
+  });
+
+  it("recomputes answers older than the maximum age, even without a change", async () => {
+    const { cache, advance } = cacheAt({ maxAgeMs: 1000 });
+    await cache.fill("k", answer("v", []));
+    advance(1000);
+    expect(cache.peek("k")?.toString()).toBe("v");
+    advance(1);
+    expect(cache.peek("k")).toBeUndefined();
+  });
+
+  it("keeps within its byte budget, dropping the oldest answers first", async () => {
+    const { cache } = cacheAt({ maxBytes: 10 });
+    await cache.fill("a", answer("aaaa", []));
+    await cache.fill("b", answer("bbbb", []));
+    await cache.fill("c", answer("cccc", []));
+    expect(cache.peek("a")).toBeUndefined();
+    expect(cache.peek("b")?.toString()).toBe("bbbb");
+    expect(cache.peek("c")?.toString()).toBe("cccc");
+    await cache.fill("big", answer("x".repeat(11), []));
+    expect(cache.peek("big"), "an answer larger than the budget is not kept").toBeUndefined();
+    expect(cache.stats().bytes).toBe(8);
+  });
+
+  it("keeps nothing when disabled", async () => {
+    const { cache } = cacheAt({ maxBytes: 0 });
+    expect((await cache.fill("k", answer("v", []))).toString()).toBe("v");
+    expect(cache.peek("k")).toBeUndefined();
+  });
+
+  it("after any interleaving of changes, serves only answers none of whose dependencies changed since", async () => {
+    const keys = ["p1", "p2", "p3"];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.oneof(fc.record({ fill: fc.subarray(keys, { minLength: 1 }) }), fc.record({ change: fc.subarray(keys) })),
+          { maxLength: 30 },
+        ),
+        async (steps) => {
+          const { cache } = cacheAt();
+          // What each kept answer was made of, and the changes seen since (the model).
+          const model = new Map<string, { deps: string[]; stale: boolean }>();
+          for (const step of steps) {
+            if ("fill" in step) {
+              const key = step.fill.join(",");
+              await cache.fill(key, answer(key, step.fill.map(postKey)));
+              model.set(key, { deps: step.fill, stale: false });
+            } else {
+              cache.changed({ postIds: step.change, userIds: [], listings: false });
+              for (const m of model.values()) if (m.deps.some((d) => step.change.includes(d))) m.stale = true;
+            }
+          }
+          for (const [key, m] of model) expect(cache.peek(key) !== undefined).toBe(!m.stale);
+        },
+      ),
+    );
+  });
+
+  it("names the posts an answer shows, the posts they share and the caller", () => {
+    expect(
+      dependenciesOf(
+        [
+          { id: "a", sharedPostId: null, sharedOriginPostId: null },
+          { id: "s", sharedPostId: "a", sharedOriginPostId: "o" },
+        ],
+        "me",
+      ),
+    ).toEqual([postKey("a"), postKey("s"), postKey("o"), userKey("me")]);
+    expect(dependenciesOf([{ id: "a", sharedPostId: null, sharedOriginPostId: null }], null)).toEqual([postKey("a")]);
+  });
+});
