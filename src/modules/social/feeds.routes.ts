@@ -1,9 +1,9 @@
 import type { TSchema } from "typebox";
 import { api } from "../../http/access.js";
 import type { App } from "../../http/app-type.js";
+import { sendCached } from "../../http/cached-reply.js";
 import { type Deps, withActor } from "../context.js";
 import { READ_SCOPES, requireReader } from "./access.js";
-import { sendCached } from "./cached-reply.js";
 import { E404 } from "./posts.routes.js";
 import type { SocialReadCache } from "./read-cache.js";
 import { type FeedRequest, feedVariant, PINNED_MAX, readFeed } from "./read-feed.js";

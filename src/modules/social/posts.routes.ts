@@ -1,10 +1,10 @@
 import { Type } from "typebox";
 import { api } from "../../http/access.js";
 import type { App } from "../../http/app-type.js";
+import { sendCached } from "../../http/cached-reply.js";
 import { errorResponse, NoContent } from "../../http/schemas.js";
 import { type Deps, withActor } from "../context.js";
 import { READ_SCOPES, requesterOf, WRITE_SCOPES } from "./access.js";
-import { sendCached } from "./cached-reply.js";
 import { createPoll } from "./create-poll.js";
 import { createPost } from "./create-post.js";
 import { deletePost, updatePost } from "./edit-post.js";

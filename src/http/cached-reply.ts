@@ -1,5 +1,10 @@
 import type { FastifyReply } from "fastify";
-import type { Answer, SocialReadCache } from "./read-cache.js";
+
+/** A cache of answers' bytes (src/modules/social/read-cache.ts is one). */
+export interface AnswerCache {
+  peek(key: string): Buffer | undefined;
+  fill(key: string, compute: () => Promise<{ body: Buffer; deps: readonly string[] }>): Promise<Buffer>;
+}
 
 const JSON_TYPE = "application/json; charset=utf-8";
 
@@ -11,9 +16,10 @@ const JSON_TYPE = "application/json; charset=utf-8";
  */
 export function sendCached<T>(
   reply: FastifyReply,
-  cache: SocialReadCache,
+  cache: AnswerCache,
   key: string,
-  compute: () => Promise<Answer<T>>,
+  /** The answer's view and what it was made of. */
+  compute: () => Promise<{ view: T; deps: readonly string[] }>,
 ): void {
   const hit = cache.peek(key);
   if (hit) {
