@@ -60,9 +60,16 @@ const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 /** The callers whose budgets are separate: user + credential (key pair or OAuth client), else the client address. */
 export function callerOf(request: FastifyRequest): string {
   const actor = request.actor;
-  if (actor?.kind === "user") return `u:${actor.userId}:${actor.via}:${actor.credentialId}`;
-  return `ip:${request.ip}`;
+  if (actor?.kind !== "user") return `ip:${request.ip}`;
+  // Authenticators hand out the same actor object while it is cached: one string for its requests.
+  let caller = callers.get(actor);
+  if (caller === undefined) {
+    caller = `u:${actor.userId}:${actor.via}:${actor.credentialId}`;
+    callers.set(actor, caller);
+  }
+  return caller;
 }
+const callers = new WeakMap<object, string>();
 
 /** Fastify's trustProxy option; a hop count trusts that many proxies nearest the server. */
 export function trustProxyOption(trust: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {

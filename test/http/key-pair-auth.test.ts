@@ -1,7 +1,9 @@
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemActor } from "../../src/core/actor.js";
 import type { Clock } from "../../src/core/clock.js";
 import { withActor } from "../../src/modules/context.js";
+import { createKeyPairAuthenticator } from "../../src/modules/identity/authenticate.js";
 import { revokeKeyPair } from "../../src/modules/identity/key-pairs.js";
 import { engines, type Harness, rid, startHarness } from "../support/harness.js";
 
@@ -47,5 +49,24 @@ describe.each(engines())("key-pair authentication on %s", (engine) => {
     const u = await h.user(["user-info:read"]);
     expect((await me(u.headers)).statusCode).toBe(200);
     expect((await me({ ...u.headers, "x-api-key": "sta_ak_wrong" })).statusCode).toBe(401);
+  });
+
+  it("a remembered pair admits its own x-api-key only, whatever else is presented", async () => {
+    const u = await h.user(["user-info:read"]);
+    const apiKey = u.headers["x-api-key"]!;
+    const userKey = u.headers["x-user-key"]!;
+    const authenticate = createKeyPairAuthenticator(h.deps);
+    expect((await authenticate(apiKey, userKey))?.userId).toBe(u.user.id);
+    // Same length with one character changed, other lengths, anything: refused, from the cache too.
+    const oneOff = fc
+      .tuple(fc.nat({ max: apiKey.length - 1 }), fc.string({ minLength: 1, maxLength: 1 }))
+      .map(([i, c]) => apiKey.slice(0, i) + c + apiKey.slice(i + 1));
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(oneOff, fc.string()), async (presented) => {
+        fc.pre(presented !== apiKey);
+        expect(await authenticate(presented, userKey)).toBeNull();
+        expect((await authenticate(apiKey, userKey))?.userId).toBe(u.user.id);
+      }),
+    );
   });
 });

@@ -14,7 +14,8 @@ const SWEEP_EVERY_MS = 60_000;
  */
 export class MemoryRateLimitStore implements RateLimitStore {
   readonly kind = "memory" as const;
-  private readonly windows = new Map<string, Window>();
+  /** Windows by pool, then by caller (no key string is built per request). */
+  private readonly windows = new Map<string, Map<string, Window>>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly now: () => number = Date.now) {
@@ -29,16 +30,18 @@ export class MemoryRateLimitStore implements RateLimitStore {
   /** The synchronous core, also used by the Redis store while Redis is unreachable. */
   consumeNow(caller: string, limits: readonly LimitRequest[]): Consumption {
     const now = this.now();
-    const keys = limits.map((l) => `${l.pool}\u0000${caller}`);
-    const current: Window[] = limits.map(({ windowMs }, i) => {
-      const w = this.windows.get(keys[i]!);
+    const current: Window[] = limits.map(({ pool, windowMs }) => {
+      const w = this.windows.get(pool)?.get(caller);
       return w && w.resetAt > now ? w : { count: 0, resetAt: now + windowMs };
     });
     const admitted = current.every((w, i) => w.count < limits[i]!.max);
     if (admitted) {
       current.forEach((w, i) => {
         w.count += 1;
-        this.windows.set(keys[i]!, w);
+        const pool = limits[i]!.pool;
+        let callers = this.windows.get(pool);
+        if (!callers) this.windows.set(pool, (callers = new Map()));
+        callers.set(caller, w);
       });
     }
     const states: LimitState[] = current.map((w) => ({ count: w.count, resetMs: w.resetAt - now }));
@@ -47,12 +50,16 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   sweep(): void {
     const now = this.now();
-    for (const [key, w] of this.windows) if (w.resetAt <= now) this.windows.delete(key);
+    for (const callers of this.windows.values()) {
+      for (const [caller, w] of callers) if (w.resetAt <= now) callers.delete(caller);
+    }
   }
 
   /** Live windows (for tests of the sweep). */
   get size(): number {
-    return this.windows.size;
+    let n = 0;
+    for (const callers of this.windows.values()) n += callers.size;
+    return n;
   }
 
   async close(): Promise<void> {
