@@ -254,6 +254,32 @@ describe.each(engines())("social feeds on %s", (engine) => {
     expect(ids(await c.ok(me, "GET", `/api/v1/feeds/users/${me.user.gcid}/pinned`))).toEqual([]);
   });
 
+  it("each feed discussion carries its newest comments inline, without their replies", async () => {
+    const post = await c.post(alice, { message: "inline comments", tags: { tags: [{ id: String(AAPL) }] } });
+    const texts: string[] = [];
+    for (const text of ["first", "second", "third"]) {
+      texts.push(text);
+      await c.ok(bob, "POST", `/api/v1/posts/${post.id}/comments`, { message: text }, 201);
+    }
+    const third = (await c.ok(bob, "GET", `/api/v1/posts/${post.id}/comments`)).comments[0];
+    await c.ok(carol, "POST", `/api/v1/posts/${post.id}/comments/${third.entity.id}/replies`, { message: "re" }, 201);
+
+    for (const url of [`/api/v1/feeds/users/${alice.user.gcid}`, `/api/v1/feeds/instrument/${AAPL}`]) {
+      const page = await c.ok(carol, "GET", url);
+      const d = page.discussions.find((x: { id: string }) => x.id === post.id);
+      expect(d.commentsData.reactionPaging.totalCount, url).toBe(3);
+      expect(d.summary.totalCommentsAndReplies, url).toBe(4);
+      const inline = d.commentsData.comments;
+      expect(
+        inline.map((x: { entity: { message: { text: string } } }) => x.entity.message.text),
+        url,
+      ).toEqual(["third", "second"]);
+      expect(inline[0].repliesCount).toBe(1);
+      expect(inline[0].replies).toEqual([]);
+      expect(inline[0].requesterContext).toEqual({ isOwner: false, isLiking: false, isFlaggingAsSpam: false });
+    }
+  });
+
   it("a feed page takes a bounded number of queries, whatever it holds", async () => {
     const author = await h.user(RW);
     const fans = await Promise.all([1, 2, 3].map(() => h.user(RW)));
@@ -302,8 +328,9 @@ describe.each(engines())("social feeds on %s", (engine) => {
     expect(twenty.queries).toBe(eight.queries);
     expect(twenty.queries).toBeLessThanOrEqual(30);
     // Resolving the user (by gcid, by name), the page, its figures and requester flags, likes, tags
-    // and mentions, polls, users and blocks (docs/decisions/0079).
-    expect(twenty.queries).toBeLessThanOrEqual(9);
+    // and mentions, polls, users and blocks (docs/decisions/0079), the inline comments and their
+    // figures (0083).
+    expect(twenty.queries).toBeLessThanOrEqual(11);
   });
 
   async function userActor(u: TestUser) {

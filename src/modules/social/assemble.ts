@@ -208,6 +208,8 @@ export interface DiscussionOptions {
   requesterId: string | null;
   /** Inline comments per post (0 = none). */
   commentsTake: number;
+  /** Nest the first replies under each inline comment (default true; feeds: false, one query less). */
+  withReplies?: boolean;
   /** Inline reactions per post and per comment. */
   reactionsTake: number;
   form: AttachmentForm;
@@ -259,7 +261,7 @@ export async function assembleDiscussions(
     repo.commentsPreview("postId", ids, o.commentsTake, me),
     sharedRowsOf(repo, rows),
   ]);
-  const replies = await repliesPreviewOf(repo, comments, me);
+  const replies = o.withReplies === false ? [] : await repliesPreviewOf(repo, comments, me);
   const all = [...comments, ...replies];
   const rel = await loadRelations(
     deps,

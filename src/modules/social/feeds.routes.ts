@@ -20,7 +20,8 @@ import {
 const PAGING_NOTE =
   "`take` 1..100 (default 20), `offset` >= 0, `reactionsPageSize` 1..50 (default 10); out of range: 422. " +
   "`paging.next` links to the following page, empty on the last one. Deleted and spam posts, private " +
-  "profiles (but the caller's own) and users on either side of a block never appear.";
+  "profiles (but the caller's own) and users on either side of a block never appear. Each discussion " +
+  "carries its 2 newest comments inline (`replies` empty; `repliesCount` and the post's summary count them).";
 
 interface FeedRoute {
   url: string;

@@ -26,6 +26,12 @@ export type FeedRequest =
   | { feed: "forYou" }
   | { feed: "news" };
 
+/**
+ * Inline comments of each feed discussion (docs/decisions/0083): the newest, without their replies
+ * (`repliesCount` says how many); the whole thread is one `GET /api/v1/posts/{postId}` away.
+ */
+export const FEED_COMMENTS_PREVIEW = 2;
+
 /** The pinned feed has no paging: this many pins at most, newest pin first. */
 export const PINNED_MAX = 100;
 /** For-you: instruments with the most posts over this window are "trending". */
@@ -133,7 +139,8 @@ export async function readFeed(ctx: Ctx, request: FeedRequest, query: FeedQuery)
   const reasons = request.feed === "forYou" ? await reasonsFor(ctx, me, page, trending) : undefined;
   const discussions = await assembleDiscussions(ctx, page, {
     requesterId: me,
-    commentsTake: 0,
+    commentsTake: FEED_COMMENTS_PREVIEW,
+    withReplies: false,
     reactionsTake: paged ? query.reactionsPageSize : 10,
     form,
     ...(reasons ? { reasons } : {}),
