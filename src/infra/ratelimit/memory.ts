@@ -40,7 +40,10 @@ export class MemoryRateLimitStore implements RateLimitStore {
         w.count += 1;
         const pool = limits[i]!.pool;
         let callers = this.windows.get(pool);
-        if (!callers) this.windows.set(pool, (callers = new Map()));
+        if (!callers) {
+          callers = new Map();
+          this.windows.set(pool, callers);
+        }
         callers.set(caller, w);
       });
     }
