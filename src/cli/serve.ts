@@ -1,4 +1,3 @@
-import { setFlagsFromString } from "node:v8";
 import closeWithGrace from "close-with-grace";
 import { buildApp } from "../app.js";
 import type { Config } from "../config.js";
@@ -24,23 +23,7 @@ interface DemoCredentials {
   docsClientId: string;
 }
 
-/**
- * V8's young generation for a busy server (docs/decisions/0082): semi-spaces of 32 MB instead of
- * 16 make scavenges half as frequent under load (+15–20% requests per second on cached reads) for
- * some 30 MB of resident memory. `--max-semi-space-size` in NODE_OPTIONS (or on node's command
- * line) wins.
- */
-export const SEMI_SPACE_MB = 32;
-
-function tuneYoungGeneration(): void {
-  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)];
-  if (!given.some((arg) => arg.startsWith("--max-semi-space-size"))) {
-    setFlagsFromString(`--max-semi-space-size=${SEMI_SPACE_MB}`);
-  }
-}
-
 export async function serve(config: Config, out: Output): Promise<void> {
-  tuneYoungGeneration();
   const deps = await createDeps(config);
   let credentials: DemoCredentials | undefined;
   if (shouldSeed(config)) {

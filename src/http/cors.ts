@@ -18,7 +18,9 @@ const PREFLIGHT_MAX_AGE = "600";
  * Any browser app (or the listed origins) may call the API with its own credentials: headers,
  * never cookies. One synchronous hook with its header values computed once (docs/decisions/0081):
  * with `*` every answer says so; with a list, answers vary by Origin and name only a listed one.
- * A preflight (OPTIONS with Access-Control-Request-Method) is answered 204 on any path.
+ * A preflight (OPTIONS with Origin and Access-Control-Request-Method) is answered 204 on any path,
+ * with the allowed methods and headers when the origin is allowed; any other OPTIONS is a 400, as
+ * @fastify/cors's strict preflight answered before.
  */
 export function registerCors(app: FastifyInstance, origins: Config["corsOrigins"]): void {
   const any = origins === "*";
@@ -41,7 +43,10 @@ export function registerCors(app: FastifyInstance, origins: Config["corsOrigins"
     url: "*",
     schema: { hide: true },
     handler: async (request, reply) => {
-      if (allowed(request.headers.origin) && request.headers["access-control-request-method"]) {
+      if (!request.headers.origin || !request.headers["access-control-request-method"]) {
+        return reply.code(400).type("text/plain").send("Invalid Preflight Request");
+      }
+      if (allowed(request.headers.origin)) {
         reply.header("Access-Control-Allow-Methods", METHODS);
         reply.header("Access-Control-Allow-Headers", ALLOWED_HEADERS);
         reply.header("Access-Control-Max-Age", PREFLIGHT_MAX_AGE);

@@ -169,6 +169,19 @@ describe("CORS", () => {
     }
   });
 
+  it("answers an OPTIONS that is not a preflight with 400", async () => {
+    const h = await startHarness("sqlite");
+    try {
+      for (const headers of [{}, { origin: "https://app.example.com" }, { "access-control-request-method": "GET" }]) {
+        const res = await h.app.inject({ method: "OPTIONS", url: "/api/v1/me", headers });
+        expect(res.statusCode, JSON.stringify(headers)).toBe(400);
+        expect(res.body).toBe("Invalid Preflight Request");
+      }
+    } finally {
+      await h.close();
+    }
+  });
+
   it("can be limited to listed origins", async () => {
     const h = await startHarness("sqlite", { env: { CORS_ORIGINS: "https://app.example.com" } });
     try {

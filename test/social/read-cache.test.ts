@@ -135,6 +135,8 @@ describe.each(engines())("the social read cache on %s", (engine) => {
     await expectCoherent("carol posts once more");
     await c.ok(carol, "DELETE", `/api/v1/posts/${extra}`, undefined, 204);
     await expectCoherent("carol deletes her post");
+    await c.ok(bob, "DELETE", `/api/v1/posts/${share}`, undefined, 204);
+    await expectCoherent("bob deletes his share (the post's sharedCount drops)");
     await c.ok(carol, "DELETE", `/api/v1/posts/${post}/comments/${comment}/replies/${reply}`, undefined, 204);
     await expectCoherent("carol deletes her reply");
     await c.ok(alice, "DELETE", `/api/v1/posts/${post}/comments/${comment}`, undefined, 204);

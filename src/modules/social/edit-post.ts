@@ -49,10 +49,12 @@ export async function updatePost(
 /** Soft delete: the post leaves every feed; by id it answers as a tombstone. */
 export async function deletePost(ctx: Ctx, postId: string): Promise<void> {
   const actor = requireWriter(ctx.actor);
-  await ownPost(ctx, postId, actor.userId);
+  const post = await ownPost(ctx, postId, actor.userId);
+  // A deleted share no longer counts in its shared and origin posts' `sharedCount`.
+  const counted = [post.sharedPostId, post.sharedOriginPostId].filter((id): id is string => id !== null);
   await transact(ctx, async (trx, record) => {
     const now = isoNow(ctx.clock);
     await socialRepository(trx).updatePost(postId, { isDeleted: 1, updatedAt: now });
-    record(socialChanged(now, { postIds: [postId], listings: true }));
+    record(socialChanged(now, { postIds: [postId, ...counted], listings: true }));
   });
 }

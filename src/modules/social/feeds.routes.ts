@@ -6,7 +6,7 @@ import { type Deps, withActor } from "../context.js";
 import { READ_SCOPES, requireReader } from "./access.js";
 import { E404 } from "./posts.routes.js";
 import type { SocialReadCache } from "./read-cache.js";
-import { type FeedRequest, feedVariant, PINNED_MAX, readFeed } from "./read-feed.js";
+import { type FeedRequest, type FeedVariant, feedVariant, PINNED_MAX, readFeed } from "./read-feed.js";
 import {
   FeedPage,
   FeedPageAlt,
@@ -139,7 +139,7 @@ export function registerFeedRoutes(app: App, deps: Deps, cache: SocialReadCache)
           reactionsPageSize: q.reactionsPageSize ?? 10,
           badgesExperimentIsEnabled: q.badgesExperimentIsEnabled === true,
         };
-        const send = (variant: string) => {
+        const send = (variant: FeedVariant) => {
           const key = [
             f.operationId,
             requireReader(request.actor).userId,
@@ -148,13 +148,13 @@ export function registerFeedRoutes(app: App, deps: Deps, cache: SocialReadCache)
             query.offset,
             query.reactionsPageSize,
             query.badgesExperimentIsEnabled,
-            variant,
+            variant.key,
           ].join("\u0000");
-          sendCached(reply, cache, key, () => readFeed(ctx, feed, query));
+          sendCached(reply, cache, key, () => readFeed(ctx, feed, query, variant));
         };
         const variant = feedVariant(ctx, feed);
-        if (typeof variant === "string") send(variant);
-        else variant.then(send, (error: unknown) => reply.send(error));
+        if (variant instanceof Promise) variant.then(send).catch((error: unknown) => reply.send(error));
+        else send(variant);
       },
     });
   }

@@ -75,7 +75,13 @@ function marketIdOf(raw: string): number {
  * names what it was made of (for the read cache): which posts feeds hold, the posts shown, the
  * caller's own graph and, for a pinned feed, its owner's pins.
  */
-export async function readFeed(ctx: Ctx, request: FeedRequest, query: FeedQuery): Promise<Answer<FeedPageView>> {
+export async function readFeed(
+  ctx: Ctx,
+  request: FeedRequest,
+  query: FeedQuery,
+  /** The variant the caller keyed the answer by (for-you: build the page from that trending list). */
+  variant?: FeedVariant,
+): Promise<Answer<FeedPageView>> {
   const actor = requireReader(ctx.actor);
   const me = actor.userId;
   const paged = request.feed !== "pinned";
@@ -121,7 +127,7 @@ export async function readFeed(ctx: Ctx, request: FeedRequest, query: FeedQuery)
       path = "/api/v1/feeds/following";
       break;
     case "forYou": {
-      trending = await trendingInstruments(ctx);
+      trending = variant?.trending ? [...variant.trending] : await trendingInstruments(ctx);
       source = { kind: "forYou", userId: me, instrumentIds: trending };
       path = "/api/v1/feeds/for-you";
       break;
@@ -162,12 +168,19 @@ export async function readFeed(ctx: Ctx, request: FeedRequest, query: FeedQuery)
   };
 }
 
-/**
- * What a feed page depends on that no write announces: for-you's trending instruments, which
- * move with time. Part of the read cache's key, so that a new trending list is a new answer.
- */
-export function feedVariant(ctx: Ctx, request: FeedRequest): string | Promise<string> {
-  return request.feed === "forYou" ? trendingInstruments(ctx).then((ids) => ids.join(",")) : "";
+/** What a feed page depends on that no write announces: for-you's trending instruments. */
+export interface FeedVariant {
+  /** Part of the read cache's key, so that a new trending list is a new answer. */
+  key: string;
+  trending?: readonly number[];
+}
+
+const PLAIN: FeedVariant = { key: "" };
+
+/** The variant to key a page by and to build it from (a promise only for for-you). */
+export function feedVariant(ctx: Ctx, request: FeedRequest): FeedVariant | Promise<FeedVariant> {
+  if (request.feed !== "forYou") return PLAIN;
+  return trendingInstruments(ctx).then((trending) => ({ key: trending.join(","), trending }));
 }
 
 /**
