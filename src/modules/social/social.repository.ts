@@ -5,8 +5,7 @@ import { pollsRepository } from "./polls.repository.js";
 import { postsRepository } from "./posts.repository.js";
 import { reactionsRepository } from "./reactions.repository.js";
 
-/** The social module's data access: one object over the per-concern repositories. */
-export const socialRepository = (db: Executor) => ({
+const make = (db: Executor) => ({
   ...postsRepository(db),
   ...pollsRepository(db),
   ...commentsRepository(db),
@@ -14,4 +13,17 @@ export const socialRepository = (db: Executor) => ({
   ...graphRepository(db),
 });
 
-export type SocialRepository = ReturnType<typeof socialRepository>;
+export type SocialRepository = ReturnType<typeof make>;
+
+/** One per executor (the store, a transaction): a read asks for it several times. */
+const made = new WeakMap<Executor, SocialRepository>();
+
+/** The social module's data access: one object over the per-concern repositories. */
+export function socialRepository(db: Executor): SocialRepository {
+  let repo = made.get(db);
+  if (!repo) {
+    repo = make(db);
+    made.set(db, repo);
+  }
+  return repo;
+}
