@@ -139,18 +139,18 @@ export async function registerRateLimit(
 
   onRequestOfGuardedRoutes(app, (access, method) => {
     const plan = planFor(access.rateLimit, method);
+    // The per-limit header values that never change, made once per route.
+    const fixed = plan.limits.map((l) => ({ limit: String(l.max), policy: `${l.max};w=${l.windowMs / 1000}` }));
     /** Sets the RateLimit headers; the 429 when refused. */
     const apply = (reply: FastifyReply, outcome: Consumption): AppError | undefined => {
       const i = bindingIndex(plan.limits, outcome);
       const limit = plan.limits[i]!;
       const state = outcome.states[i]!;
       const reset = seconds(state.resetMs);
-      reply.headers({
-        "RateLimit-Limit": limit.max,
-        "RateLimit-Remaining": Math.max(0, limit.max - state.count),
-        "RateLimit-Reset": reset,
-        "RateLimit-Policy": `${limit.max};w=${limit.windowMs / 1000}`,
-      });
+      reply.header("RateLimit-Limit", fixed[i]!.limit);
+      reply.header("RateLimit-Remaining", Math.max(0, limit.max - state.count));
+      reply.header("RateLimit-Reset", reset);
+      reply.header("RateLimit-Policy", fixed[i]!.policy);
       if (outcome.admitted) return undefined;
       reply.header("Retry-After", reset);
       return new AppError(

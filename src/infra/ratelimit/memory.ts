@@ -29,26 +29,35 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   /** The synchronous core, also used by the Redis store while Redis is unreachable. */
   consumeNow(caller: string, limits: readonly LimitRequest[]): Consumption {
+    // Plain loops: this runs on every request (most spend one pool).
     const now = this.now();
-    const current: Window[] = limits.map(({ pool, windowMs }) => {
+    const current: Window[] = new Array(limits.length);
+    let admitted = true;
+    for (let i = 0; i < limits.length; i++) {
+      const { pool, windowMs, max } = limits[i]!;
       const w = this.windows.get(pool)?.get(caller);
-      return w && w.resetAt > now ? w : { count: 0, resetAt: now + windowMs };
-    });
-    const admitted = current.every((w, i) => w.count < limits[i]!.max);
-    if (admitted) {
-      current.forEach((w, i) => {
-        w.count += 1;
-        const pool = limits[i]!.pool;
-        let callers = this.windows.get(pool);
-        if (!callers) {
-          callers = new Map();
-          this.windows.set(pool, callers);
-        }
-        callers.set(caller, w);
-      });
+      current[i] = w && w.resetAt > now ? w : { count: 0, resetAt: now + windowMs };
+      if (current[i]!.count >= max) admitted = false;
     }
-    const states: LimitState[] = current.map((w) => ({ count: w.count, resetMs: w.resetAt - now }));
+    const states: LimitState[] = new Array(limits.length);
+    for (let i = 0; i < limits.length; i++) {
+      const w = current[i]!;
+      if (admitted) {
+        w.count += 1;
+        this.callersOf(limits[i]!.pool).set(caller, w);
+      }
+      states[i] = { count: w.count, resetMs: w.resetAt - now };
+    }
     return { admitted, states };
+  }
+
+  private callersOf(pool: string): Map<string, Window> {
+    let callers = this.windows.get(pool);
+    if (!callers) {
+      callers = new Map();
+      this.windows.set(pool, callers);
+    }
+    return callers;
   }
 
   sweep(): void {
