@@ -1,13 +1,11 @@
-import type { KyselyPlugin } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Deps } from "../../src/modules/context.js";
 import { withActor } from "../../src/modules/context.js";
 import { readFeed } from "../../src/modules/social/read-feed.js";
 import { FeedPage, FeedPageAlt } from "../../src/modules/social/social.schemas.js";
 import { engines, type Harness, startHarness, type TestUser } from "../support/harness.js";
 import { expectSchema } from "../support/schema.js";
 import { securitySuite } from "../support/security-suite.js";
-import { AAPL, BTC, client, RW } from "./helpers.js";
+import { AAPL, BTC, client, countingQueries, RW } from "./helpers.js";
 
 const FEEDS = (gcid: number) => [
   "/api/v1/feeds/saved",
@@ -299,24 +297,15 @@ describe.each(engines())("social feeds on %s", (engine) => {
       if (i % 5 === 0)
         await c.ok(fans[0]!, "POST", "/api/v1/posts/shares", { message: "", sharedOriginDiscussion: p.id }, 201);
     }
-    let queries = 0;
-    // Counted as results: a prepared query (infra/db/prepared.ts) is compiled once, then only run.
-    const counting: KyselyPlugin = {
-      transformQuery: (args) => args.node,
-      transformResult: async (args) => {
-        queries += 1;
-        return args.result;
-      },
-    };
-    const deps: Deps = { ...h.deps, db: { ...h.deps.db, kysely: h.deps.db.kysely.withPlugin(counting) } };
+    const counted = countingQueries(h.deps);
     const read = async (take: number) => {
-      queries = 0;
+      counted.take();
       const page = await readFeed(
-        withActor(deps, { ...(await userActor(alice)) }),
+        withActor(counted.deps, alice.actor),
         { feed: "user", userId: String(author.user.gcid), alias: false },
         { take, offset: 0, reactionsPageSize: 10 },
       );
-      return { n: page.view.discussions.length, queries };
+      return { n: page.view.discussions.length, queries: counted.take() };
     };
     // Both pages hold discussions, polls, shares, tags, mentions, comments and likes. A first read
     // fills the per-store instrument catalog cache, so both counted reads meet the same cache.
@@ -332,18 +321,6 @@ describe.each(engines())("social feeds on %s", (engine) => {
     // figures (0083).
     expect(twenty.queries).toBeLessThanOrEqual(11);
   });
-
-  async function userActor(u: TestUser) {
-    return {
-      kind: "user" as const,
-      userId: u.user.id,
-      gcid: u.user.gcid,
-      via: "key-pair" as const,
-      credentialId: u.keyId,
-      scopes: ["feed:read", "feed:write"],
-      environment: "demo" as const,
-    };
-  }
 });
 
 describe("the feed group's shared quota", () => {

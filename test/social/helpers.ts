@@ -1,4 +1,6 @@
+import type { KyselyPlugin } from "kysely";
 import { expect } from "vitest";
+import type { Deps } from "../../src/modules/context.js";
 import type { Harness, TestUser } from "../support/harness.js";
 import { rid } from "../support/harness.js";
 
@@ -44,5 +46,29 @@ export interface PollPost {
   id: string;
   metadata: {
     poll: { id: number; options: { id: number; index: number; votesCount: number; isUserVoted: boolean }[] };
+  };
+}
+
+/**
+ * Deps whose store counts the queries run through it (as results: a prepared query,
+ * infra/db/prepared.ts, is compiled once, then only run).
+ */
+export function countingQueries(deps: Deps): { deps: Deps; take(): number } {
+  let queries = 0;
+  const counting: KyselyPlugin = {
+    transformQuery: (args) => args.node,
+    transformResult: async (args) => {
+      queries += 1;
+      return args.result;
+    },
+  };
+  return {
+    deps: { ...deps, db: { ...deps.db, kysely: deps.db.kysely.withPlugin(counting) } },
+    /** The count since the last call. */
+    take() {
+      const n = queries;
+      queries = 0;
+      return n;
+    },
   };
 }

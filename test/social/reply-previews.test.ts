@@ -1,12 +1,11 @@
-import type { KyselyPlugin } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Deps, withActor } from "../../src/modules/context.js";
+import { withActor } from "../../src/modules/context.js";
 import { REPLIES_PREVIEW } from "../../src/modules/social/assemble.js";
 import { listComments } from "../../src/modules/social/comments.js";
 import { CommentItem, CommentsResponse, Discussion } from "../../src/modules/social/social.schemas.js";
 import { engines, type Harness, startHarness, type TestUser } from "../support/harness.js";
 import { expectSchema } from "../support/schema.js";
-import { client, RW } from "./helpers.js";
+import { client, countingQueries, RW } from "./helpers.js";
 
 interface Item {
   entity: { id: string; message: { text: string }; parent: { id: string; type: string }; owner: { id: string } };
@@ -131,30 +130,17 @@ describe.each(engines())("reply previews on %s", (engine) => {
       const comment = await c.ok(bob, "POST", `/api/v1/posts/${post.id}/comments`, { message: `c${i}` }, 201);
       for (let j = 0; j < 2; j++) await reply(j ? alice : bob, post.id, comment.entity.id, `r${i}.${j}`);
     }
-    let queries = 0;
-    const counting: KyselyPlugin = {
-      transformQuery: (args) => args.node,
-      transformResult: async (args) => {
-        queries += 1;
-        return args.result;
-      },
-    };
-    const deps: Deps = { ...h.deps, db: { ...h.deps.db, kysely: h.deps.db.kysely.withPlugin(counting) } };
-    const actor = {
-      kind: "user" as const,
-      userId: alice.user.id,
-      gcid: alice.user.gcid,
-      via: "key-pair" as const,
-      credentialId: alice.keyId,
-      scopes: RW,
-      environment: "demo" as const,
-    };
+    const counted = countingQueries(h.deps);
     const read = async (take: number) => {
-      queries = 0;
-      const page = await listComments(withActor(deps, actor), { postId: post.id }, { take, order: "desc" });
+      counted.take();
+      const page = await listComments(
+        withActor(counted.deps, alice.actor),
+        { postId: post.id },
+        { take, order: "desc" },
+      );
       expect(page.comments).toHaveLength(take);
       for (const item of page.comments) expect(item.replies).toHaveLength(2);
-      return queries;
+      return counted.take();
     };
     await read(6);
     const two = await read(2);

@@ -6,7 +6,7 @@ import { resolveUserRefs } from "../identity/user-profiles.js";
 import { actionablePost, actorRecord, requesterOf, requireOwner, requireWriter } from "./access.js";
 import { assembleComments } from "./assemble.js";
 import { socialChanged } from "./changes.js";
-import { type AttachmentInput, checkAttachments, checkText, languageOf, newEntry, Problems } from "./content.js";
+import { type AttachmentInput, checkAttachments, checkedEdit, checkText, newEntry, Problems } from "./content.js";
 import { socialRepository } from "./social.repository.js";
 import type { CommentRow } from "./social.rows.js";
 import { COMMENT_MAX } from "./social.schemas.js";
@@ -112,21 +112,11 @@ export async function updateComment(
   const post = await actionablePost(ctx, target.postId, actor.userId);
   const existing = await liveComment(ctx, post.id, target.id, target.commentId ?? null);
   requireOwner(existing.ownerId, actor.userId, target.commentId ? "reply" : "comment");
-  const p = new Problems();
-  const text = checkText(p, "body/message", input.message, COMMENT_MAX);
-  const attachments =
-    input.attachments === undefined ? undefined : checkAttachments(p, "body/attachments", input.attachments);
-  p.throwIfAny();
+  const now = isoNow(ctx.clock);
+  const changes = checkedEdit(input, COMMENT_MAX, now);
   const row = await transact(ctx, async (trx, record) => {
     const repo = socialRepository(trx);
-    const now = isoNow(ctx.clock);
-    await repo.updateComment(existing.id, {
-      text,
-      languageCode: languageOf(text),
-      ...(attachments ? { attachments: JSON.stringify(attachments) } : {}),
-      updatedAt: now,
-      editStatus: "Edited",
-    });
+    await repo.updateComment(existing.id, changes);
     record(socialChanged(now, { postIds: [post.id] }));
     return (await repo.findComment(existing.id))!;
   });

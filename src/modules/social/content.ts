@@ -105,6 +105,29 @@ export function newEntry(ownerId: string, text: string, attachments: readonly At
   };
 }
 
+/**
+ * An edit of a post's or comment's text (and of its attachments when they are given): the columns
+ * it changes, or a 422 naming each bad field.
+ */
+export function checkedEdit(
+  input: { message: string; attachments?: AttachmentInput[] | undefined },
+  maxLength: number,
+  now: string,
+) {
+  const p = new Problems();
+  const text = checkText(p, "body/message", input.message, maxLength);
+  const attachments =
+    input.attachments === undefined ? undefined : checkAttachments(p, "body/attachments", input.attachments);
+  p.throwIfAny();
+  return {
+    text,
+    languageCode: languageOf(text),
+    ...(attachments ? { attachments: JSON.stringify(attachments) } : {}),
+    updatedAt: now,
+    editStatus: "Edited",
+  };
+}
+
 /** Tag ids are instrument ids (text); an unknown or malformed one is a 422 on its field. */
 export async function resolveTags(
   deps: Deps,

@@ -4,7 +4,7 @@ import { type Ctx, transact } from "../context.js";
 import { requireOwner, requireWriter } from "./access.js";
 import { assemblePosts } from "./assemble.js";
 import { socialChanged } from "./changes.js";
-import { type AttachmentInput, checkAttachments, checkText, languageOf, Problems } from "./content.js";
+import { type AttachmentInput, checkedEdit } from "./content.js";
 import { socialRepository } from "./social.repository.js";
 import { MESSAGE_MAX } from "./social.schemas.js";
 import type { PostView } from "./social.view.js";
@@ -24,22 +24,12 @@ export async function updatePost(
 ): Promise<PostView> {
   const actor = requireWriter(ctx.actor);
   await ownPost(ctx, postId, actor.userId);
-  const p = new Problems();
-  const text = checkText(p, "body/message", input.message, MESSAGE_MAX);
-  const attachments =
-    input.attachments === undefined ? undefined : checkAttachments(p, "body/attachments", input.attachments);
-  p.throwIfAny();
+  const now = isoNow(ctx.clock);
+  const changes = checkedEdit(input, MESSAGE_MAX, now);
   const row = await transact(ctx, async (trx, record) => {
     const repo = socialRepository(trx);
-    const now = isoNow(ctx.clock);
     record(socialChanged(now, { postIds: [postId] }));
-    await repo.updatePost(postId, {
-      text,
-      languageCode: languageOf(text),
-      ...(attachments ? { attachments: JSON.stringify(attachments) } : {}),
-      updatedAt: now,
-      editStatus: "Edited",
-    });
+    await repo.updatePost(postId, changes);
     return (await repo.findPost(postId))!;
   });
   const [view] = await assemblePosts(ctx, [row], actor.userId, "request");

@@ -4,7 +4,7 @@ import type { App } from "../../http/app-type.js";
 import { sendCached } from "../../http/cached-reply.js";
 import { errorResponse, NoContent } from "../../http/schemas.js";
 import { type Deps, withActor } from "../context.js";
-import { READ_SCOPES, requesterOf, WRITE_SCOPES } from "./access.js";
+import { READ_SCOPES, WRITE_SCOPES } from "./access.js";
 import { createPoll } from "./create-poll.js";
 import { createPost } from "./create-post.js";
 import { deletePost, updatePost } from "./edit-post.js";
@@ -109,7 +109,9 @@ export function registerPostRoutes(app: App, deps: Deps, cache: SocialReadCache)
     handler: (request, reply) => {
       const { postId } = request.params;
       const { take } = request.query;
-      const key = `post\u0000${requesterOf(request.actor) ?? ""}\u0000${postId}\u0000${take}`;
+      // The route's hooks have checked the caller and its scopes: the key needs only who it is.
+      const caller = request.actor.kind === "user" ? request.actor.userId : "";
+      const key = `post\u0000${caller}\u0000${postId}\u0000${take}`;
       sendCached(reply, cache, key, () => getPost(withActor(deps, request.actor), postId, { take }));
     },
   });

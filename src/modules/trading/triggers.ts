@@ -32,15 +32,7 @@ export function triggerIndexOf(deps: Pick<Deps, "market">): TriggerIndex {
   return index;
 }
 
-const specOf = (p: {
-  positionId: number;
-  instrumentId: number;
-  isBuy: boolean;
-  stopLossRate: number;
-  takeProfitRate: number;
-  isTslEnabled: boolean;
-  tslGap?: number | undefined;
-}): TriggerSpec => ({
+const specOf = (p: Omit<TriggerSpec, "bestRate"> & { tslGap?: number | undefined }): TriggerSpec => ({
   positionId: p.positionId,
   instrumentId: p.instrumentId,
   isBuy: p.isBuy,

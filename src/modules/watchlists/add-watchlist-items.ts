@@ -3,7 +3,7 @@ import { isoNow } from "../../core/clock.js";
 import type { Executor } from "../../infra/db/executor.js";
 import { type Ctx, transact } from "../context.js";
 import { builtinWatchlist } from "./ensure-builtin-watchlists.js";
-import { presentWatchlists } from "./present-watchlists.js";
+import { itemsWriteAnswer } from "./present-watchlists.js";
 import { keyOf, type WatchlistItemRow, type WatchlistRow, watchlistsRepository } from "./watchlists.repository.js";
 import {
   assertItemsEditable,
@@ -11,11 +11,10 @@ import {
   classifyItems,
   DEFAULT_ITEM_REASON,
   type ItemInput,
-  invalidItemsException,
   loadOwned,
   WATCHLIST_WRITE_SCOPES,
 } from "./watchlists.rules.js";
-import { container, DEFAULT_PAGE, type WatchlistsContainer } from "./watchlists.view.js";
+import type { WatchlistsContainer } from "./watchlists.view.js";
 
 /**
  * Adds items: unknown instruments or users are reported in `exception.invalidItems` while the
@@ -58,14 +57,7 @@ async function addItems(
     await repo.insertItems(fresh.filter((x) => x.itemRank === undefined).map((i, n) => rowOf(i, next + n)));
     return list;
   });
-  const views = await presentWatchlists(ctx, [row], DEFAULT_PAGE);
-  return container(
-    201,
-    views,
-    DEFAULT_PAGE,
-    ctx.config.watchlistLimits,
-    invalidItemsException(invalid, "do not exist and were not added"),
-  );
+  return itemsWriteAnswer(ctx, row, 201, invalid, "do not exist and were not added");
 }
 
 export async function addWatchlistItems(

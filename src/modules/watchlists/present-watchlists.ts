@@ -1,9 +1,23 @@
 import type { Deps } from "../context.js";
 import { type Instrument, listInstruments } from "../market/find-instruments.js";
 import { runDynamicQuery } from "./dynamic-query.js";
-import { type WatchlistItemRow, type WatchlistRow, watchlistsRepository } from "./watchlists.repository.js";
-import { instrumentsOf } from "./watchlists.rules.js";
-import { type Page, toItem, toWatchlist, type WatchlistItemView, type WatchlistView } from "./watchlists.view.js";
+import {
+  type ItemKey,
+  type WatchlistItemRow,
+  type WatchlistRow,
+  watchlistsRepository,
+} from "./watchlists.repository.js";
+import { instrumentsOf, invalidItemsException } from "./watchlists.rules.js";
+import {
+  container,
+  DEFAULT_PAGE,
+  type Page,
+  toItem,
+  toWatchlist,
+  type WatchlistItemView,
+  type WatchlistsContainer,
+  type WatchlistView,
+} from "./watchlists.view.js";
 
 export const DYNAMIC_ITEM_REASON = "Dynamic";
 const RELATED_ASSETS_MAX = 10;
@@ -111,6 +125,21 @@ export async function presentWatchlists(
       related ? relatedTo(l.allInstrumentIds ?? [], catalog) : null,
     ),
   );
+}
+
+/**
+ * The answer of an item write: the watchlist's first page in a container with `status`, and the
+ * items refused, if any, in `exception.invalidItems` (each "`what`").
+ */
+export async function itemsWriteAnswer(
+  deps: Deps,
+  row: WatchlistRow,
+  status: number,
+  refused: readonly ItemKey[],
+  what: string,
+): Promise<WatchlistsContainer> {
+  const views = await presentWatchlists(deps, [row], DEFAULT_PAGE);
+  return container(status, views, DEFAULT_PAGE, deps.config.watchlistLimits, invalidItemsException(refused, what));
 }
 
 /** Items with market metadata (the default-watchlists read). */

@@ -1,18 +1,17 @@
 import { requireUser } from "../../core/access.js";
 import { isoNow } from "../../core/clock.js";
 import { type Ctx, transact } from "../context.js";
-import { presentWatchlists } from "./present-watchlists.js";
+import { itemsWriteAnswer } from "./present-watchlists.js";
 import { keyOf, watchlistsRepository } from "./watchlists.repository.js";
 import {
   assertItemsEditable,
   classifyItems,
   dedupe,
   type ItemInput,
-  invalidItemsException,
   loadOwned,
   WATCHLIST_WRITE_SCOPES,
 } from "./watchlists.rules.js";
-import { container, DEFAULT_PAGE, type WatchlistsContainer } from "./watchlists.view.js";
+import type { WatchlistsContainer } from "./watchlists.view.js";
 
 /**
  * Removes items. Removing an item that is not there is a no-op (a retry is harmless); an item
@@ -41,11 +40,5 @@ export async function removeWatchlistItems(
     return { row: list, rejected };
   });
   if (rejected.length === 0) return null;
-  return container(
-    200,
-    await presentWatchlists(ctx, [row], DEFAULT_PAGE),
-    DEFAULT_PAGE,
-    ctx.config.watchlistLimits,
-    invalidItemsException(rejected, "do not exist"),
-  );
+  return itemsWriteAnswer(ctx, row, 200, rejected, "do not exist");
 }

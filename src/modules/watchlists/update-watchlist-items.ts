@@ -1,17 +1,10 @@
 import { requireUser } from "../../core/access.js";
 import { isoNow } from "../../core/clock.js";
 import { type Ctx, transact } from "../context.js";
-import { presentWatchlists } from "./present-watchlists.js";
+import { itemsWriteAnswer } from "./present-watchlists.js";
 import { watchlistsRepository } from "./watchlists.repository.js";
-import {
-  assertItemsEditable,
-  dedupe,
-  type ItemInput,
-  invalidItemsException,
-  loadOwned,
-  WATCHLIST_WRITE_SCOPES,
-} from "./watchlists.rules.js";
-import { container, DEFAULT_PAGE, type WatchlistsContainer } from "./watchlists.view.js";
+import { assertItemsEditable, dedupe, type ItemInput, loadOwned, WATCHLIST_WRITE_SCOPES } from "./watchlists.rules.js";
+import type { WatchlistsContainer } from "./watchlists.view.js";
 
 /**
  * Changes the rank (and, when given, the added reason) of items already in the watchlist. A
@@ -49,11 +42,5 @@ export async function updateWatchlistItems(
     return { row: list, missing };
   });
   if (missing.length === 0) return null;
-  return container(
-    200,
-    await presentWatchlists(ctx, [row], DEFAULT_PAGE),
-    DEFAULT_PAGE,
-    ctx.config.watchlistLimits,
-    invalidItemsException(missing, "are not in this watchlist and were not updated"),
-  );
+  return itemsWriteAnswer(ctx, row, 200, missing, "are not in this watchlist and were not updated");
 }
