@@ -229,7 +229,11 @@ function discussionSchema(alt: boolean) {
       post: alt ? PostAlt : Post,
       commentsData: Type.Object({
         reactionPaging: Type.Object({ totalCount: Type.Integer({ description: "Comments (not replies)" }) }),
-        comments: Type.Array(CommentItem),
+        comments: Type.Array(CommentItem, {
+          description:
+            "Inline comments preview, newest first: a single post's `take` (each with its first 3 replies); " +
+            "in feeds the 2 newest (`replies` empty).",
+        }),
       }),
       emotionsData: Reactions,
       requesterContext: RequesterContext,
