@@ -131,7 +131,7 @@ export interface UpstreamContract {
 
 export function loadUpstream(): UpstreamContract {
   const doc = JSON.parse(readFileSync(new URL("./upstream-openapi.json", import.meta.url), "utf8")) as Document;
-  const schemas = normalise(doc.components.schemas) as Record<string, Schema>;
+  const schemas = Object.fromEntries(Object.entries(doc.components.schemas).map(([name, s]) => [name, normalise(s)]));
   const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, strictRequired: false, logger: false });
   addFormats.default(ajv);
   ajv.addFormat("int16", INT(16));
