@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ASSET_CLASSES, CATALOG } from "../../src/modules/market/catalog.js";
+import {
+  ASSET_CLASSES,
+  CATALOG,
+  MARKET_ASSET_TYPES,
+  marketAssetType,
+  SUB_CATEGORIES,
+} from "../../src/modules/market/catalog.js";
 import { findInstruments, searchInstruments } from "../../src/modules/market/find-instruments.js";
 import { Market } from "../../src/modules/market/market.schemas.js";
 import { toMarket } from "../../src/modules/market/market.view.js";
@@ -14,6 +20,34 @@ describe("the seeded universe", () => {
     expect(new Set(CATALOG.map((e) => e.instrumentId)).size).toBe(CATALOG.length);
     expect(new Set(CATALOG.map((e) => e.symbol)).size).toBe(CATALOG.length);
     expect(CATALOG.every((e) => e.price > 0 && e.precision >= 2)).toBe(true);
+  });
+
+  it("gives every instrument upstream's Market asset class, metals apart from energy and agriculture", () => {
+    const classOf = new Map(
+      CATALOG.map((e) => [
+        e.symbol,
+        marketAssetType({
+          assetTypeId: ASSET_CLASSES[e.assetClass].assetTypeId,
+          assetTypeSubCategoryId: SUB_CATEGORIES[e.subCategory],
+        }),
+      ]),
+    );
+    expect([...classOf.values()].every((t) => (MARKET_ASSET_TYPES as readonly string[]).includes(t))).toBe(true);
+    expect(
+      Object.fromEntries(
+        ["EURUSD", "OIL", "WHEAT", "GOLD", "SPX500", "AAPL", "SPY", "GLD", "BTC"].map((s) => [s, classOf.get(s)]),
+      ),
+    ).toEqual({
+      EURUSD: "FOREX",
+      OIL: "CommodityEnergyAgriculture",
+      WHEAT: "CommodityEnergyAgriculture",
+      GOLD: "CommodityMetals",
+      SPX500: "Index",
+      AAPL: "Stocks",
+      SPY: "ETF",
+      GLD: "ETF",
+      BTC: "CryptoCoin",
+    });
   });
 });
 
@@ -70,7 +104,14 @@ describe.each(engines())("instrument catalog on %s", (engine) => {
     const aapl = (await findInstruments(h.deps, [1001])).get(1001)!;
     const market = toMarket(aapl);
     expectSchema(Market, market);
-    expect(market).toMatchObject({ id: "1001", symbolName: "AAPL", internalId: 1001, assetTypeId: 5 });
+    expect(market).toMatchObject({
+      id: "1001",
+      symbolName: "AAPL",
+      internalId: 1001,
+      assetType: "Stocks",
+      assetTypeId: 5,
+      application: "eToro",
+    });
     expect(JSON.parse(market.metadata)).toMatchObject({ instrumentId: 1001, exchangeId: 4 });
   });
 });

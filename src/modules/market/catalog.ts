@@ -4,9 +4,42 @@
  * crypto 100000+ with BTC = 100000); asset type ids are upstream's instrumentTypeID values.
  * See docs/decisions/0040-instrument-catalog.md.
  */
+/**
+ * Upstream's `Market.assetType` values: the asset class of the Market resource (in tags, post
+ * metadata), a vocabulary apart from the instrument type names of `assetType` below, which the
+ * search and the dynamic watchlists use (decision 0088).
+ */
+export const MARKET_ASSET_TYPES = [
+  "Stocks",
+  "Bonds",
+  "ETF",
+  "Index",
+  "Warrants",
+  "Options",
+  "Futures",
+  "CFD",
+  "TRS",
+  "FOREX",
+  "CommodityMetals",
+  "CommodityEnergyAgriculture",
+  "CryptoCoin",
+  "NFT",
+] as const;
+
+export type MarketAssetType = (typeof MARKET_ASSET_TYPES)[number];
+
+/**
+ * `Market.application`, the application that owns a market reference: one of upstream's `eToro`,
+ * `Delta`, `Gatsby`. Ours is the trading platform's own instrument catalog, which upstream calls
+ * `eToro` (decision 0088).
+ */
+export const MARKET_APPLICATION = "eToro";
+
 export interface AssetClass {
   assetType: string;
   assetTypeId: number;
+  /** The class's `Market.assetType`; commodities depend on their sub-category (marketAssetType). */
+  marketAssetType: MarketAssetType;
   allowedLeverages: number[];
   /** USD, whole dollars. */
   minAmount: number;
@@ -18,6 +51,7 @@ export const ASSET_CLASSES = {
   currencies: {
     assetType: "Currencies",
     assetTypeId: 1,
+    marketAssetType: "FOREX",
     allowedLeverages: [1, 2, 5, 10, 20, 30],
     minAmount: 25,
     volatility: 0.3,
@@ -25,6 +59,8 @@ export const ASSET_CLASSES = {
   commodities: {
     assetType: "Commodities",
     assetTypeId: 2,
+    // Metals are CommodityMetals: see marketAssetType.
+    marketAssetType: "CommodityEnergyAgriculture",
     allowedLeverages: [1, 2, 5, 10],
     minAmount: 25,
     volatility: 0.8,
@@ -32,13 +68,35 @@ export const ASSET_CLASSES = {
   indices: {
     assetType: "Indices",
     assetTypeId: 4,
+    marketAssetType: "Index",
     allowedLeverages: [1, 2, 5, 10, 20],
     minAmount: 25,
     volatility: 0.6,
   },
-  stocks: { assetType: "Stocks", assetTypeId: 5, allowedLeverages: [1, 2, 5], minAmount: 10, volatility: 1 },
-  etf: { assetType: "ETF", assetTypeId: 6, allowedLeverages: [1, 2, 5], minAmount: 10, volatility: 0.7 },
-  crypto: { assetType: "Crypto", assetTypeId: 10, allowedLeverages: [1, 2], minAmount: 10, volatility: 2.5 },
+  stocks: {
+    assetType: "Stocks",
+    assetTypeId: 5,
+    marketAssetType: "Stocks",
+    allowedLeverages: [1, 2, 5],
+    minAmount: 10,
+    volatility: 1,
+  },
+  etf: {
+    assetType: "ETF",
+    assetTypeId: 6,
+    marketAssetType: "ETF",
+    allowedLeverages: [1, 2, 5],
+    minAmount: 10,
+    volatility: 0.7,
+  },
+  crypto: {
+    assetType: "Crypto",
+    assetTypeId: 10,
+    marketAssetType: "CryptoCoin",
+    allowedLeverages: [1, 2],
+    minAmount: 10,
+    volatility: 2.5,
+  },
 } as const satisfies Record<string, AssetClass>;
 
 export type AssetClassName = keyof typeof ASSET_CLASSES;
@@ -77,6 +135,21 @@ export const SUB_CATEGORIES = {
   coin: 1001,
   token: 1002,
 } as const;
+
+const MARKET_ASSET_TYPE_BY_TYPE_ID = new Map<number, MarketAssetType>(
+  Object.values(ASSET_CLASSES).map((c) => [c.assetTypeId, c.marketAssetType]),
+);
+
+/**
+ * An instrument's `Market.assetType`. Upstream splits commodities into metals and
+ * energy/agriculture; an instrument type the catalog does not know (a row written by hand) is
+ * reported as a CFD, the contract every simulated instrument here is.
+ */
+export function marketAssetType(i: { assetTypeId: number; assetTypeSubCategoryId: number }): MarketAssetType {
+  if (i.assetTypeId === ASSET_CLASSES.commodities.assetTypeId && i.assetTypeSubCategoryId === SUB_CATEGORIES.metals)
+    return "CommodityMetals";
+  return MARKET_ASSET_TYPE_BY_TYPE_ID.get(i.assetTypeId) ?? "CFD";
+}
 
 export interface CatalogEntry {
   instrumentId: number;

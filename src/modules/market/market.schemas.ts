@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { MARKET_APPLICATION, MARKET_ASSET_TYPES } from "./catalog.js";
 
 export const MarketAvatar = Type.Object({
   small: Type.String({ description: "35x35 image URL" }),
@@ -14,10 +15,14 @@ export const Market = Type.Object(
     symbolName: Type.String(),
     displayName: Type.String(),
     updated: Type.String({ format: "date-time" }),
-    assetType: Type.String({ description: "Currencies, Commodities, Indices, Stocks, ETF or Crypto" }),
+    assetType: Type.Enum(MARKET_ASSET_TYPES, {
+      description:
+        "Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF " +
+        "or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.",
+    }),
     internalId: Type.Integer({ description: "The instrument id" }),
     avatar: MarketAvatar,
-    application: Type.String(),
+    application: Type.Literal(MARKET_APPLICATION, { description: "Upstream's enum is eToro, Delta, Gatsby" }),
     metadata: Type.String({ description: "Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate" }),
     assetTypeId: Type.Integer({ format: "int32" }),
     assetTypeSubCategoryId: Type.Integer({ format: "int32" }),

@@ -1,4 +1,11 @@
-import { avatarColor, avatarUrls, EXCHANGES } from "./catalog.js";
+import {
+  avatarColor,
+  avatarUrls,
+  EXCHANGES,
+  MARKET_APPLICATION,
+  type MarketAssetType,
+  marketAssetType,
+} from "./catalog.js";
 import type { Candle, CandleInterval, Quote } from "./engine.js";
 import type { Instrument, InstrumentDetail } from "./find-instruments.js";
 
@@ -8,7 +15,7 @@ export interface MarketView {
   symbolName: string;
   displayName: string;
   updated: string;
-  assetType: string;
+  assetType: MarketAssetType;
   internalId: number;
   avatar: {
     small: string;
@@ -16,15 +23,12 @@ export interface MarketView {
     large: string;
     svg: { url: string; backgroundColor: string; textColor: string };
   };
-  application: string;
+  application: typeof MARKET_APPLICATION;
   /** Serialized JSON text, as the spec has it. */
   metadata: string;
   assetTypeId: number;
   assetTypeSubCategoryId: number;
 }
-
-/** The application that owns market references, as the Market resource names it. */
-export const MARKET_APPLICATION = "markets";
 
 export function toMarket(i: Instrument): MarketView {
   return {
@@ -32,7 +36,7 @@ export function toMarket(i: Instrument): MarketView {
     symbolName: i.symbol,
     displayName: i.displayName,
     updated: i.updated,
-    assetType: i.assetType,
+    assetType: marketAssetType(i),
     internalId: i.instrumentId,
     avatar: {
       small: i.avatar.small,
