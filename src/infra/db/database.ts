@@ -124,7 +124,9 @@ export function postgresAddress(url: string, env: Record<string, string | undefi
   const parsed = new URL(url);
   const host = decodeURIComponent(parsed.hostname) || parsed.searchParams.get("host") || env.PGHOST || "localhost";
   const port = parsed.port || parsed.searchParams.get("port") || env.PGPORT || "5432";
-  return host.startsWith("/") ? `${host} (socket)` : `${host.includes(":") ? `[${host}]` : host}:${port}`;
+  if (host.startsWith("/")) return `${host} (socket)`;
+  // URL keeps an IPv6 host in brackets; PGHOST does not.
+  return `${host.includes(":") && !host.startsWith("[") ? `[${host}]` : host}:${port}`;
 }
 
 /**
