@@ -116,7 +116,7 @@ export async function ensureDocsClient(deps: Deps): Promise<string> {
 /**
  * Mints a fresh key pair for the demo user under `appName` and revokes that app's earlier ones, so
  * restarts do not pile up live credentials. Only hashes are stored, so an earlier pair cannot be
- * printed again: replacing it is the only way to print a working one (docs/decisions/0086).
+ * printed again: replacing it is the only way to print a working one (docs/decisions/0087).
  */
 export async function issueDemoCredentials(deps: Deps, appName = "npm start"): Promise<IssuedKeyPair> {
   const ctx = withActor(deps, systemActor("seed"));

@@ -11,7 +11,7 @@ const BIN = join(import.meta.dirname, "../../bin/social-trading-api.js");
 
 /** The environment of a user who set nothing: none of the settings under test leak in from ours. */
 function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = { ...process.env, LOG_LEVEL: "warn", ...extra };
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: "warn", ...extra };
   for (const name of ["DATABASE_URL", "PUBLIC_URL", "PORT", "HOST", "REDIS_URL"]) {
     if (!(name in extra)) delete env[name];
   }
