@@ -92,7 +92,10 @@ function identify(
       if (result && !("refused" in result)) return result;
       if (!result) {
         challenge(INVALID_TOKEN_CHALLENGE);
-        throw new AppError("Unauthorized", "The bearer token is missing, malformed, expired or not valid here");
+        throw new AppError(
+          "Unauthorized",
+          match ? "Bearer tokens are not accepted by this server" : "The Authorization header must be `Bearer <token>`",
+        );
       }
       request.log[result.level]({ cause: result.refused }, `bearer token refused: ${result.refused}`);
       // RFC 6750 §3: error_description is printable ASCII without `"` or `\`.

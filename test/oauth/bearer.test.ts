@@ -77,6 +77,15 @@ describe.each(engines())("bearer verification on %s", (engine) => {
     await expectInvalid("not-a-token", "malformed token (not a JWT)");
   });
 
+  it("an Authorization header that is not `Bearer <token>` is 401 and says so", async () => {
+    for (const authorization of ["Basic dXNlcjpwYXNz", "Bearer", "Bearer a b"]) {
+      const res = await h.app.inject({ method: "GET", url: ME, headers: { authorization } });
+      expect(res.statusCode).toBe(401);
+      expect(res.headers["www-authenticate"]).toBe('Bearer error="invalid_token"');
+      expect(res.json().errorMessage).toBe("The Authorization header must be `Bearer <token>`");
+    }
+  });
+
   it("rejects an expired token, but tolerates 30 s of clock skew", async () => {
     await expectInvalid((await h.bearer(["user-info:read"], { expired: true })).token, /^expired at \d{4}-/);
     const now = Math.floor(Date.now() / 1000);
@@ -265,6 +274,12 @@ describe.each(engines())("an external issuer trusted by its JWKS URL on %s", (en
       .setIssuedAt()
       .setExpirationTime("5m")
       .sign(external.privateKey);
+    const stranger = await call(await sign(external.privateKey, { sub: user.id, iss: "https://other.example" }));
+    expect(stranger.json().errorMessage).toBe(
+      `The bearer token was refused: issuer mismatch (token iss https://other.example, expected ${
+        (await h.app.inject({ method: "GET", url: "/.well-known/oauth-authorization-server" })).json().issuer
+      } or ${EXTERNAL_ISSUER})`,
+    );
     const refused = await call(asUs);
     expect(refused.statusCode).toBe(401);
     expect(refused.json().errorMessage).toBe("The bearer token was refused: unsupported algorithm RS256");

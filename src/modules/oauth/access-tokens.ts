@@ -215,7 +215,8 @@ async function verify(deps: Deps, issuer: string, token: string): Promise<Verifi
     // Checked before the signature, so a token of another issuer (often: the same server on
     // another port) says so rather than "unknown signing key".
     if (unverified.iss !== issuer) {
-      throw new Refused(`issuer mismatch (token iss ${shown(unverified.iss ?? "none")}, expected ${issuer})`, "warn");
+      const expected = external ? `${issuer} or ${external.issuer}` : issuer;
+      throw new Refused(`issuer mismatch (token iss ${shown(unverified.iss ?? "none")}, expected ${expected})`, "warn");
     }
     if (alg !== SIGNING_ALG) throw new Refused(`unsupported algorithm ${shown(alg ?? "none")}`);
     const { payload } = await jwtVerify(token, builtInKeys(deps), {
