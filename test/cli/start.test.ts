@@ -197,7 +197,12 @@ describe("serve and the CLI on one store", { timeout: 120_000 }, () => {
       `The bearer token was refused: ${cause}`,
     );
     await expect.poll(() => first.output()).toContain(`"msg":"bearer token refused: ${cause}"`);
-    const logged = JSON.parse(first.output().split("\n").find((l) => l.includes('"bearer token refused'))!);
+    const logged = JSON.parse(
+      first
+        .output()
+        .split("\n")
+        .find((l) => l.includes('"bearer token refused'))!,
+    );
     // warn: seen at the level this server runs with, and by any operator who keeps warnings
     expect(logged).toMatchObject({ level: 40, cause, reqId: expect.any(String) });
     expect(first.output()).not.toContain(JSON.parse(elsewhere.stdout).access_token);
