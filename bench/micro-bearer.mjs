@@ -34,7 +34,9 @@ for (const ttl of ["0", "1000"]) {
   const { access_token: token } = await mintAccessToken(op, { user: user.id, scopes: ["user-info:read"] });
   const bearer = createBearerAuthenticator(deps, () => issuerFor(config));
   const keyPair = createKeyPairAuthenticator(deps);
-  if (!(await bearer(token)) || !(await keyPair(pair.apiKey, pair.userKey))) throw new Error("credentials rejected");
+  const checked = await bearer(token);
+  if ("refused" in checked) throw new Error(`bearer token refused: ${checked.refused}`);
+  if (!(await keyPair(pair.apiKey, pair.userKey))) throw new Error("key pair rejected");
   await time(`bearer auth, cache ttl ${ttl} ms`, () => bearer(token));
   await time(`key-pair auth, cache ttl ${ttl} ms`, () => keyPair(pair.apiKey, pair.userKey));
   const app = await buildApp(config, deps);

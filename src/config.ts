@@ -31,7 +31,13 @@ export {
 export type { LogLevel, SeedMode } from "./config/server.js";
 export { redactUrl } from "./config/shared.js";
 export type { ReadCacheSettings } from "./config/social.js";
-export { type DatabaseTarget, DEFAULT_DATABASE, parseDatabaseTarget } from "./config/storage.js";
+export {
+  type DatabaseTarget,
+  DEFAULT_DATABASE,
+  databaseProblem,
+  inDefaultDataFolder,
+  parseDatabaseTarget,
+} from "./config/storage.js";
 export type { WatchlistLimits } from "./config/watchlists.js";
 
 export interface Config {

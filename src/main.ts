@@ -5,6 +5,7 @@ import { serve } from "./cli/serve.js";
 import { type Config, ConfigError, type ConfigFlags, loadConfig, redactUrl } from "./config.js";
 import { systemActor } from "./core/actor.js";
 import { AppError } from "./core/errors.js";
+import { DatabaseUnavailableError } from "./infra/db/database.js";
 import { migrateToLatest } from "./infra/db/migrate.js";
 import { type Ctx, type Deps, withActor } from "./modules/context.js";
 import { createUser } from "./modules/identity/create-user.js";
@@ -196,7 +197,11 @@ function fail(error: unknown): never {
           ? error.message
           : String(error);
   const code =
-    error instanceof AppError ? error.code : error instanceof ConfigError ? "InvalidConfiguration" : "GeneralError";
+    error instanceof AppError || error instanceof DatabaseUnavailableError
+      ? error.code
+      : error instanceof ConfigError
+        ? "InvalidConfiguration"
+        : "GeneralError";
   if (json)
     process.stdout.write(
       `${JSON.stringify({ error: { code, message, ...(error instanceof ConfigError ? { problems: error.problems } : {}) } })}\n`,

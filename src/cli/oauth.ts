@@ -4,7 +4,7 @@ import type { Ctx, Deps } from "../modules/context.js";
 import { passwordProblem } from "../modules/identity/passwords.js";
 import { setPassword } from "../modules/identity/set-password.js";
 import { createClient, listClients } from "../modules/oauth/clients.js";
-import { issuerFor } from "../modules/oauth/issuer.js";
+import { cliIssuer } from "../modules/oauth/issuer.js";
 import { mintAccessToken } from "../modules/oauth/mint-token.js";
 import { listSigningKeys, rotateSigningKey } from "../modules/oauth/signing-keys.js";
 import type { Output } from "./output.js";
@@ -72,7 +72,7 @@ export function addOAuthCommands(program: Command, users: Command, withStore: Wi
           isPublic: Boolean(o.public),
           environment: o.environment,
         });
-        const issuer = issuerFor(deps.config);
+        const { issuer, source } = await cliIssuer(deps);
         out.result(
           {
             ...created,
@@ -86,7 +86,7 @@ export function addOAuthCommands(program: Command, users: Command, withStore: Wi
               `client_id:     ${created.clientId}`,
               ...(created.clientSecret ? [`client_secret: ${created.clientSecret}   (shown once)`] : []),
               `redirect URIs: ${created.redirectUris.join(" ")}`,
-              `issuer:        ${issuer}  (metadata at ${issuer}/.well-known/oauth-authorization-server)`,
+              `issuer:        ${issuer}  (${source}; metadata at ${issuer}/.well-known/oauth-authorization-server)`,
             ].join("\n"),
         );
       }),
@@ -114,20 +114,24 @@ export function addOAuthCommands(program: Command, users: Command, withStore: Wi
     .option("--ttl <seconds>", "lifetime in seconds, 60 to 86400 (default ACCESS_TOKEN_TTL)")
     .addOption(new Option("--environment <env>", "demo or real").choices(["demo", "real"]).default("demo"))
     .action(async (o: { user: string; scopes: string; ttl?: string; environment: string }, cmd: Command) =>
-      withStore(cmd, async (ctx, out) => {
+      withStore(cmd, async (ctx, out, deps) => {
         if (o.ttl !== undefined && !/^\d+$/.test(o.ttl)) {
           throw new AppError("ValidationFailed", `--ttl must be a whole number of seconds (got "${o.ttl}")`);
         }
+        // The issuer the server checks: PUBLIC_URL, else the one it recorded when it started.
+        const { issuer, source } = await cliIssuer(deps);
         const { grantId: _grant, ...minted } = await mintAccessToken(ctx, {
           user: o.user,
           scopes: [o.scopes],
           ttlSeconds: o.ttl === undefined ? undefined : Number(o.ttl),
           environment: o.environment,
+          issuer,
         });
         out.result(minted, () =>
           [
             `Authorization: Bearer ${minted.access_token}`,
             `expires in ${minted.expires_in} s; scope: ${minted.scope}`,
+            `issuer: ${issuer} (${source})`,
           ].join("\n"),
         );
       }),

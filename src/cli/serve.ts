@@ -4,6 +4,7 @@ import type { Config } from "../config.js";
 import { API_VERSION } from "../http/openapi.js";
 import { startRetention } from "../modules/maintenance/retention.js";
 import { startMarket } from "../modules/market/quotes.js";
+import { issuerFor, recordIssuer } from "../modules/oauth/issuer.js";
 import { loadTriggers, persistTrailingStops } from "../modules/trading/triggers.js";
 import { closeDeps, createDeps } from "../runtime.js";
 import { DEMO_PASSWORD, DEMO_USERNAME, ensureDocsClient, issueDemoCredentials, seedDemoWorld } from "../seed/seed.js";
@@ -25,10 +26,43 @@ interface DemoCredentials {
 
 export async function serve(config: Config, out: Output): Promise<void> {
   const deps = await createDeps(config);
-  let credentials: DemoCredentials | undefined;
-  if (shouldSeed(config)) {
+  const seeding = shouldSeed(config);
+  let docsClientId: string | undefined;
+  if (seeding) {
     const report = await seedDemoWorld(deps, (step) => deps.log.debug({ step }, "seeding"));
     if (report.created.length > 0) deps.log.info({ created: report.created }, "seeded the demo world");
+    docsClientId = await ensureDocsClient(deps);
+  }
+  // The catalog is reference data: priced and ticking whatever the seed mode.
+  await startMarket(deps);
+  await loadTriggers(deps);
+  const app = await buildApp(config, deps);
+  const stopRetention = startRetention(deps);
+  const stop = async () => {
+    await app.close();
+    await stopRetention();
+    // A restart resumes trailing stops from where they stand now.
+    await persistTrailingStops(deps).catch((error) => deps.log.warn({ err: error }, "could not save trailing stops"));
+    await closeDeps(deps);
+  };
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await stop();
+    throw listenError(config, error);
+  }
+  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+    if (err) deps.log.error({ err }, "shutting down after an error");
+    else deps.log.info({ signal }, "shutting down: finishing requests in flight");
+    await stop();
+  });
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  // What the CLI mints tokens for and prints in `apps create`, when PUBLIC_URL is not set there.
+  await recordIssuer(deps, issuerFor(config, port));
+  // Credentials only once the server really serves: a failed start leaves none behind.
+  let credentials: DemoCredentials | undefined;
+  if (seeding) {
     const issued = await issueDemoCredentials(deps);
     credentials = {
       apiKey: issued.apiKey,
@@ -36,26 +70,9 @@ export async function serve(config: Config, out: Output): Promise<void> {
       username: DEMO_USERNAME,
       scopes: issued.scopes,
       password: DEMO_PASSWORD,
-      docsClientId: await ensureDocsClient(deps),
+      docsClientId: docsClientId as string,
     };
   }
-  // The catalog is reference data: priced and ticking whatever the seed mode.
-  await startMarket(deps);
-  await loadTriggers(deps);
-  const app = await buildApp(config, deps);
-  const stopRetention = startRetention(deps);
-  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
-    if (err) deps.log.error({ err }, "shutting down after an error");
-    else deps.log.info({ signal }, "shutting down: finishing requests in flight");
-    await app.close();
-    await stopRetention();
-    // A restart resumes trailing stops from where they stand now.
-    await persistTrailingStops(deps).catch((error) => deps.log.warn({ err: error }, "could not save trailing stops"));
-    await closeDeps(deps);
-  });
-  await app.listen({ port: config.port, host: config.host });
-  const address = app.server.address();
-  const port = typeof address === "object" && address ? address.port : config.port;
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;
   const baseUrl = `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`;
   out.result(
@@ -70,6 +87,24 @@ export async function serve(config: Config, out: Output): Promise<void> {
   );
 }
 
+/** The reason a listen failed, in one line naming the setting to change. */
+function listenError(config: Config, error: unknown): Error {
+  const code = (error as { code?: string }).code;
+  const where = `${config.host}:${config.port}`;
+  if (code === "EADDRINUSE") {
+    return new Error(`${where} is already in use by another program: stop it, or choose another port (--port or PORT)`);
+  }
+  if (code === "EACCES") {
+    return new Error(
+      `not allowed to listen on ${where}: ports below 1024 need privileges; choose another (--port or PORT)`,
+    );
+  }
+  if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND" || code === "EAI_AGAIN") {
+    return new Error(`cannot listen on ${where}: this machine has no such address (--host or HOST)`);
+  }
+  return error instanceof Error ? error : new Error(String(error));
+}
+
 function banner(baseUrl: string, c: DemoCredentials | undefined): string {
   const lines = [
     "",
@@ -81,7 +116,7 @@ function banner(baseUrl: string, c: DemoCredentials | undefined): string {
   if (c) {
     lines.push(
       "",
-      `Demo user "${c.username}" (a fresh key pair is printed at every start):`,
+      `Demo user "${c.username}" (a new key pair at every start; the previous start's pair is revoked):`,
       `  x-api-key : ${c.apiKey}`,
       `  x-user-key: ${c.userKey}`,
       "",

@@ -1,5 +1,7 @@
 /** Database and Redis settings: DATABASE_URL (--database), REDIS_URL (--redis-url), REDIS_NAMESPACE. */
 
+import { statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { type Pick, redactUrl } from "./shared.js";
 
 export interface DatabaseTarget {
@@ -15,6 +17,14 @@ export interface StorageSettings {
 }
 
 export const DEFAULT_DATABASE = "./data/social-trading.db";
+/** The one folder made when missing: `npm start` on a fresh clone has no ./data yet. */
+export const DEFAULT_DATA_FOLDER = dirname(DEFAULT_DATABASE);
+
+/** True for a SQLite file whose folder is the default data folder, which opening may create. */
+export const inDefaultDataFolder = (path: string) => resolve(dirname(path)) === resolve(DEFAULT_DATA_FOLDER);
+
+const ACCEPTED_DATABASES =
+  "a postgres:// or postgresql:// URL, or the path of a SQLite file (e.g. ./data/social-trading.db)";
 
 export function parseDatabaseTarget(value: string): DatabaseTarget {
   if (/^postgres(ql)?:\/\//i.test(value)) return { kind: "postgres", url: value };
@@ -22,22 +32,63 @@ export function parseDatabaseTarget(value: string): DatabaseTarget {
   return { kind: "sqlite", url: path };
 }
 
+/**
+ * What is wrong with a database setting, if anything. `setting` is the name the user wrote
+ * (DATABASE_URL or --database). A value that looks like a URL of another scheme (`mysql://…`,
+ * a typo such as `postgress://…`) is refused rather than taken for a file name; a SQLite file's
+ * folder must exist (a typo in it must not silently become new folders), except ./data.
+ */
+export function databaseProblem(value: string, setting: string): string | undefined {
+  const shown = redactUrl(value);
+  const target = parseDatabaseTarget(value);
+  if (target.kind === "postgres") {
+    try {
+      new URL(target.url);
+      return undefined;
+    } catch {
+      return `${setting} is not a valid PostgreSQL URL (got "${shown}"); it must be ${ACCEPTED_DATABASES}`;
+    }
+  }
+  const path = target.url;
+  if (path.trim() === "") return `${setting} must be ${ACCEPTED_DATABASES} (got an empty path)`;
+  if (path === ":memory:") return undefined;
+  // Two letters or more before the colon: a URL scheme, not a Windows drive (C:\…).
+  const scheme = /^([a-z][a-z0-9+.-]+):/i.exec(value)?.[1];
+  if (scheme && scheme.toLowerCase() !== "sqlite") {
+    const hint = /^(postg|pg)/i.test(scheme)
+      ? " (did you mean postgres://?)"
+      : value.includes("//")
+        ? ""
+        : `; a SQLite file whose name has a colon is written ./${value}`;
+    return `${setting} must be ${ACCEPTED_DATABASES}, not a "${scheme}:" address (got "${shown}")${hint}`;
+  }
+  if (/^\/\//.test(path)) {
+    return `${setting} must be ${ACCEPTED_DATABASES}; write a SQLite file as sqlite:PATH or just PATH (got "${shown}")`;
+  }
+  const folder = dirname(path);
+  const folderStat = statSync(folder, { throwIfNoEntry: false });
+  if (!folderStat && !inDefaultDataFolder(path)) {
+    return `${setting} names a SQLite file in the folder "${folder}", which does not exist: create it first, or correct the path (got "${shown}")`;
+  }
+  if (folderStat && !folderStat.isDirectory()) {
+    return `${setting} names a SQLite file in "${folder}", which is not a folder (got "${shown}")`;
+  }
+  if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
+    return `${setting} names the folder "${path}", not a SQLite file in it (e.g. ${path.replace(/\/+$/, "")}/social-trading.db)`;
+  }
+  return undefined;
+}
+
 export function parseStorageSettings(
   pick: Pick,
   flags: { database?: string | undefined; redisUrl?: string | undefined },
   problems: string[],
 ): StorageSettings {
+  const setting = flags.database !== undefined && flags.database !== "" ? "--database" : "DATABASE_URL";
   const databaseText = pick(flags.database, "DATABASE_URL") ?? DEFAULT_DATABASE;
+  const databaseIssue = databaseProblem(databaseText, setting);
+  if (databaseIssue) problems.push(databaseIssue);
   const database = parseDatabaseTarget(databaseText);
-  if (database.kind === "postgres") {
-    try {
-      new URL(database.url);
-    } catch {
-      problems.push(`DATABASE_URL is not a valid PostgreSQL URL (got "${redactUrl(database.url)}")`);
-    }
-  } else if (database.url.trim() === "") {
-    problems.push("DATABASE_URL / --database must name a SQLite file or a postgres:// URL");
-  }
 
   const redisUrl = pick(flags.redisUrl, "REDIS_URL");
   if (redisUrl !== undefined && !/^rediss?:\/\/.+/i.test(redisUrl)) {

@@ -15,7 +15,14 @@ export interface Authenticators {
   /** May answer at once (a pair it has just verified) or later (after a lookup). */
   keyPair(apiKey: string, userKey: string): UserActor | null | Promise<UserActor | null>;
   /** Absent until an OAuth issuer is configured: every bearer token is then rejected. */
-  bearer?: (token: string) => Promise<UserActor | null>;
+  bearer?: (token: string) => Promise<UserActor | BearerRefusal>;
+}
+
+/** Why a bearer token was refused: logged, and named in the 401 (never the token itself). */
+export interface BearerRefusal {
+  refused: string;
+  /** `warn` for a cause that is usually a configuration mistake (issuer or audience mismatch). */
+  level: "info" | "warn";
 }
 
 const single = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
@@ -81,10 +88,20 @@ function identify(
   }
   if (authorization !== undefined) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    const bearer = (actor: UserActor | null): Actor => {
-      if (actor) return actor;
-      challenge(INVALID_TOKEN_CHALLENGE);
-      throw new AppError("Unauthorized", "The bearer token is missing, malformed, expired or not valid here");
+    const bearer = (result: UserActor | BearerRefusal | null): Actor => {
+      if (result && !("refused" in result)) return result;
+      if (!result) {
+        challenge(INVALID_TOKEN_CHALLENGE);
+        throw new AppError(
+          "Unauthorized",
+          match ? "Bearer tokens are not accepted by this server" : "The Authorization header must be `Bearer <token>`",
+        );
+      }
+      request.log[result.level]({ cause: result.refused }, `bearer token refused: ${result.refused}`);
+      // RFC 6750 §3: error_description is printable ASCII without `"` or `\`.
+      const description = result.refused.replace(/[^\x20-\x7e]|["\\]/g, "?");
+      challenge(`${INVALID_TOKEN_CHALLENGE}, error_description="${description}"`);
+      throw new AppError("Unauthorized", `The bearer token was refused: ${result.refused}`);
     };
     return match && auth.bearer ? auth.bearer(match[1]!).then(bearer) : bearer(null);
   }

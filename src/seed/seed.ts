@@ -2,7 +2,7 @@ import { systemActor } from "../core/actor.js";
 import { type Deps, withActor } from "../modules/context.js";
 import { createUser } from "../modules/identity/create-user.js";
 import { identityRepository, type UserRow } from "../modules/identity/identity.repository.js";
-import { createKeyPair, type IssuedKeyPair } from "../modules/identity/key-pairs.js";
+import { createKeyPair, type IssuedKeyPair, listKeyPairs, revokeKeyPair } from "../modules/identity/key-pairs.js";
 import { setPassword } from "../modules/identity/set-password.js";
 import { ensureInstrumentCatalog } from "../modules/market/seed-catalog.js";
 import { notify } from "../modules/notifications/notify.js";
@@ -113,9 +113,17 @@ export async function ensureDocsClient(deps: Deps): Promise<string> {
   return created.clientId;
 }
 
-/** Mints a fresh key pair for the demo user; only hashes are stored, so it cannot be re-printed. */
+/**
+ * Mints a fresh key pair for the demo user under `appName` and revokes that app's earlier ones, so
+ * restarts do not pile up live credentials. Only hashes are stored, so an earlier pair cannot be
+ * printed again: replacing it is the only way to print a working one (docs/decisions/0087).
+ */
 export async function issueDemoCredentials(deps: Deps, appName = "npm start"): Promise<IssuedKeyPair> {
-  return createKeyPair(withActor(deps, systemActor("seed")), {
+  const ctx = withActor(deps, systemActor("seed"));
+  for (const earlier of await listKeyPairs(ctx, DEMO_USERNAME)) {
+    if (earlier.appName === appName && earlier.revokedAt === null) await revokeKeyPair(ctx, earlier.id);
+  }
+  return createKeyPair(ctx, {
     user: DEMO_USERNAME,
     scopes: DEMO_SCOPES,
     environment: "demo",

@@ -27,11 +27,19 @@ describe.each(engines())("bearer verification on %s", (engine) => {
   const call = (token: string, url = ME) =>
     h.app.inject({ method: "GET", url, headers: { authorization: `Bearer ${token}`, "x-request-id": randomUUID() } });
 
-  const expectInvalid = async (token: string) => {
+  /** 401 with a challenge and a message that both name the cause. */
+  const expectInvalid = async (token: string, cause: string | RegExp) => {
     const res = await call(token);
     expect(res.statusCode).toBe(401);
-    expect(res.headers["www-authenticate"]).toBe('Bearer error="invalid_token"');
-    expect(res.json().errorCode).toBe("Unauthorized");
+    const description = /^Bearer error="invalid_token", error_description="([^"]*)"$/.exec(
+      String(res.headers["www-authenticate"]),
+    )?.[1];
+    if (typeof cause === "string") expect(description).toBe(cause);
+    else expect(description).toMatch(cause);
+    expect(res.json()).toMatchObject({
+      errorCode: "Unauthorized",
+      errorMessage: `The bearer token was refused: ${description}`,
+    });
   };
 
   /** Signs with the server's own current key, so only the claim under test is wrong. */
@@ -61,32 +69,63 @@ describe.each(engines())("bearer verification on %s", (engine) => {
     const { token } = await h.bearer(["user-info:read"]);
     const [header, payload, signature] = token.split(".");
     const claims = JSON.parse(Buffer.from(payload!, "base64url").toString());
-    await expectInvalid([header, b64({ ...claims, scope: "service-public:real:write" }), signature].join("."));
-    await expectInvalid(`${token.slice(0, -4)}AAAA`);
+    await expectInvalid(
+      [header, b64({ ...claims, scope: "service-public:real:write" }), signature].join("."),
+      "bad signature",
+    );
+    await expectInvalid(`${token.slice(0, -4)}AAAA`, "bad signature");
+    await expectInvalid("not-a-token", "malformed token (not a JWT)");
+  });
+
+  it("an Authorization header that is not `Bearer <token>` is 401 and says so", async () => {
+    for (const authorization of ["Basic dXNlcjpwYXNz", "Bearer", "Bearer a b"]) {
+      const res = await h.app.inject({ method: "GET", url: ME, headers: { authorization } });
+      expect(res.statusCode).toBe(401);
+      expect(res.headers["www-authenticate"]).toBe('Bearer error="invalid_token"');
+      expect(res.json().errorMessage).toBe("The Authorization header must be `Bearer <token>`");
+    }
   });
 
   it("rejects an expired token, but tolerates 30 s of clock skew", async () => {
-    await expectInvalid((await h.bearer(["user-info:read"], { expired: true })).token);
+    await expectInvalid((await h.bearer(["user-info:read"], { expired: true })).token, /^expired at \d{4}-/);
     const now = Math.floor(Date.now() / 1000);
     expect((await call((await ownKeySigned({ exp: now - 10 })).token)).statusCode).toBe(200);
-    await expectInvalid((await ownKeySigned({ exp: now - 120 })).token);
+    await expectInvalid(
+      (await ownKeySigned({ exp: now - 120 })).token,
+      `expired at ${new Date((now - 120) * 1000).toISOString()}`,
+    );
+    await expectInvalid((await ownKeySigned({ nbf: now + 600 })).token, "not valid yet (nbf is in the future)");
   });
 
   it("rejects a wrong audience, a wrong issuer, and a wrong typ", async () => {
-    await expectInvalid((await ownKeySigned({ aud: "another-api" })).token);
-    await expectInvalid((await ownKeySigned({ iss: "https://evil.example" })).token);
-    await expectInvalid((await ownKeySigned({ iss: issuer }, { typ: "JWT" })).token);
+    await expectInvalid(
+      (await ownKeySigned({ aud: "another-api" })).token,
+      "audience mismatch (token aud another-api, expected social-trading-api)",
+    );
+    await expectInvalid(
+      (await ownKeySigned({ iss: "https://evil.example" })).token,
+      `issuer mismatch (token iss https://evil.example, expected ${issuer})`,
+    );
+    await expectInvalid(
+      (await ownKeySigned({ iss: issuer }, { typ: "JWT" })).token,
+      "not an access token (typ must be at+jwt)",
+    );
+    // a claim of the client's making is shown, but never breaks the header's quoting
+    await expectInvalid(
+      (await ownKeySigned({ iss: 'x" , error="y\\' })).token,
+      `issuer mismatch (token iss x? , error=?y?, expected ${issuer})`,
+    );
   });
 
   it('rejects alg "none" and HS256 signed with the public key', async () => {
     const { token } = await h.bearer(["user-info:read"]);
     const payload = token.split(".")[1]!;
-    await expectInvalid(`${b64({ alg: "none", typ: "at+jwt" })}.${payload}.`);
+    await expectInvalid(`${b64({ alg: "none", typ: "at+jwt" })}.${payload}.`, "unsupported algorithm none");
     const jwk = (await keyStore(h.deps).current()).publicJwk;
     const hmac = await new SignJWT(JSON.parse(Buffer.from(payload, "base64url").toString()))
       .setProtectedHeader({ alg: "HS256", kid: jwk.kid!, typ: "at+jwt" })
       .sign(new TextEncoder().encode(JSON.stringify(jwk)));
-    await expectInvalid(hmac);
+    await expectInvalid(hmac, "unsupported algorithm HS256");
   });
 
   it("rejects a token signed by a second key set that claims our kid and issuer", async () => {
@@ -96,6 +135,11 @@ describe.each(engines())("bearer verification on %s", (engine) => {
     const kid = (await keyStore(h.deps).current()).kid;
     await expectInvalid(
       await new SignJWT(claims).setProtectedHeader({ alg: "ES256", kid, typ: "at+jwt" }).sign(privateKey),
+      "bad signature",
+    );
+    await expectInvalid(
+      await new SignJWT(claims).setProtectedHeader({ alg: "ES256", kid: "nokid", typ: "at+jwt" }).sign(privateKey),
+      "unknown signing key (kid nokid)",
     );
   });
 
@@ -138,9 +182,9 @@ describe.each(engines())("bearer verification on %s", (engine) => {
 
       // a suspected leak: drop the previous keys, their tokens die at once
       await rotateSigningKey(withActor(deps2, systemActor("test")), { dropPrevious: true });
-      expect(
-        (await app2.inject({ method: "GET", url: ME, headers: { authorization: `Bearer ${token}` } })).statusCode,
-      ).toBe(401);
+      const dropped = await app2.inject({ method: "GET", url: ME, headers: { authorization: `Bearer ${token}` } });
+      expect(dropped.statusCode).toBe(401);
+      expect(dropped.json().errorMessage).toBe(`The bearer token was refused: unknown signing key (kid ${kidBefore})`);
     } finally {
       await app2.close();
       await closeDeps(deps2);
@@ -210,15 +254,18 @@ describe.each(engines())("an external issuer trusted by its JWKS URL on %s", (en
 
   it("rejects a second key set, an unknown user, a wrong audience, and our issuer name on its key", async () => {
     const user = await createUser(withActor(h.deps, systemActor("test")), { username: `ext2_${Date.now()}` });
-    for (const token of [
-      await sign(other.privateKey, { sub: user.id }),
-      await sign(other.privateKey, { sub: user.id }, "other-kid"),
-      await sign(external.privateKey, { sub: "nobody-here" }),
-      await sign(external.privateKey, { sub: user.id, aud: "someone-else" }),
-    ]) {
+    for (const [token, cause] of [
+      [await sign(other.privateKey, { sub: user.id }), "bad signature"],
+      [await sign(other.privateKey, { sub: user.id }, "other-kid"), "no key of the issuer matches"],
+      [await sign(external.privateKey, { sub: "nobody-here" }), "its subject nobody-here is not a user here"],
+      [
+        await sign(external.privateKey, { sub: user.id, aud: "someone-else" }),
+        "audience mismatch (token aud someone-else, expected social-trading-api)",
+      ],
+    ] as const) {
       const res = await call(token);
       expect(res.statusCode).toBe(401);
-      expect(res.headers["www-authenticate"]).toBe('Bearer error="invalid_token"');
+      expect(res.headers["www-authenticate"]).toBe(`Bearer error="invalid_token", error_description="${cause}"`);
     }
     const asUs = await new SignJWT({ sub: user.id, scope: "user-info:read", sid: "x", gcid: user.gcid })
       .setProtectedHeader({ alg: "RS256", kid: "idp-1", typ: "at+jwt" })
@@ -227,7 +274,15 @@ describe.each(engines())("an external issuer trusted by its JWKS URL on %s", (en
       .setIssuedAt()
       .setExpirationTime("5m")
       .sign(external.privateKey);
-    expect((await call(asUs)).statusCode).toBe(401);
+    const stranger = await call(await sign(external.privateKey, { sub: user.id, iss: "https://other.example" }));
+    expect(stranger.json().errorMessage).toBe(
+      `The bearer token was refused: issuer mismatch (token iss https://other.example, expected ${
+        (await h.app.inject({ method: "GET", url: "/.well-known/oauth-authorization-server" })).json().issuer
+      } or ${EXTERNAL_ISSUER})`,
+    );
+    const refused = await call(asUs);
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json().errorMessage).toBe("The bearer token was refused: unsupported algorithm RS256");
     // the built-in issuer keeps working beside it
     expect((await call((await h.bearer(["user-info:read"])).token)).statusCode).toBe(200);
   });

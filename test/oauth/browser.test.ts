@@ -137,7 +137,7 @@ describe.each(suites)("the OAuth login and consent pages in %s, driven with a re
         headers: { authorization: `Bearer ${refreshed.access_token}` },
       });
       expect(after.status).toBe(401);
-      expect(after.headers.get("www-authenticate")).toBe('Bearer error="invalid_token"');
+      expect(after.headers.get("www-authenticate")).toBe('Bearer error="invalid_token", error_description="revoked"');
     } finally {
       await close();
     }

@@ -201,7 +201,7 @@ describe.each(engines())("OAuth authorization code flow on %s", (engine) => {
     expect(afterReuse.json().error).toBe("invalid_grant");
     const denied = await me(latest.access_token);
     expect(denied.statusCode).toBe(401);
-    expect(denied.headers["www-authenticate"]).toBe('Bearer error="invalid_token"');
+    expect(denied.headers["www-authenticate"]).toBe('Bearer error="invalid_token", error_description="revoked"');
   });
 
   it("refresh may not widen the scope", async () => {

@@ -1,4 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig, parseDatabaseTarget } from "../../src/config.js";
 
 const problemsOf = (env: Record<string, string>, flags = {}) => {
@@ -61,5 +64,67 @@ describe("loadConfig", () => {
     [":memory:", "sqlite"],
   ])("reads %s as %s", (value, kind) => {
     expect(parseDatabaseTarget(value).kind).toBe(kind);
+  });
+});
+
+describe("the database setting refuses nonsense", () => {
+  const dir = mkdtempSync(join(tmpdir(), "sta-config-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.each([
+    ["postgress://foo", /not a "postgress:" address .*did you mean postgres:\/\//],
+    ["mysql://root@db/app", /not a "mysql:" address/],
+    ["sqlite://x.db", /write a SQLite file as sqlite:PATH or just PATH/],
+    ["file:x.db", /not a "file:" address .*written \.\/file:x\.db/],
+    ["postgres://exa mple/db", /not a valid PostgreSQL URL/],
+  ])("refuses %s, naming the setting and what is accepted", (value, why) => {
+    for (const [env, flags, setting] of [
+      [{ DATABASE_URL: value }, {}, "DATABASE_URL"],
+      [{ DATABASE_URL: "./data/x.db" }, { database: value }, "--database"],
+    ] as const) {
+      const problems = problemsOf(env, flags);
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toMatch(why);
+      expect(problems[0]!.startsWith(`${setting} `)).toBe(true);
+      expect(problems[0]).toContain("postgres:// or postgresql:// URL, or the path of a SQLite file");
+    }
+  });
+
+  it("never echoes the password of a refused URL", () => {
+    const [problem] = problemsOf({ DATABASE_URL: "mysql://root:hunter2@db/app" });
+    expect(problem).toContain("mysql://root:***@db/app");
+    expect(problem).not.toContain("hunter2");
+  });
+
+  it("refuses a SQLite file whose folder does not exist, naming the folder, and makes nothing", () => {
+    const missing = join(dir, "typo", "deeper");
+    const [problem] = problemsOf({}, { database: join(missing, "x.db") });
+    expect(problem).toBe(
+      `--database names a SQLite file in the folder "${missing}", which does not exist: create it first, or correct the path (got "${join(missing, "x.db")}")`,
+    );
+    expect(existsSync(join(dir, "typo"))).toBe(false);
+  });
+
+  it("refuses a folder given as the file, and a file given as the folder", () => {
+    expect(problemsOf({ DATABASE_URL: dir })[0]).toContain(`DATABASE_URL names the folder "${dir}", not a SQLite file`);
+    const file = join(dir, "plain.txt");
+    writeFileSync(file, "x");
+    expect(problemsOf({ DATABASE_URL: join(file, "x.db") })[0]).toContain(`"${file}", which is not a folder`);
+  });
+
+  it("accepts an existing folder, :memory:, sqlite:PATH, ./name:with-colon, ./data (made when missing) and postgresql://", () => {
+    mkdirSync(join(dir, "ok"));
+    expect(loadConfig({}, { database: join(dir, "ok", "a.db") }).database).toEqual({
+      kind: "sqlite",
+      url: join(dir, "ok", "a.db"),
+    });
+    expect(loadConfig({ DATABASE_URL: ":memory:" }).database.url).toBe(":memory:");
+    expect(loadConfig({ DATABASE_URL: `sqlite:${join(dir, "ok", "b.db")}` }).database.url).toBe(
+      join(dir, "ok", "b.db"),
+    );
+    expect(loadConfig({ DATABASE_URL: "./x:y.db" }).database.url).toBe("./x:y.db");
+    // The default folder is made by opening (npm start on a fresh clone), whatever the file's name.
+    expect(loadConfig({ DATABASE_URL: "./data/other.db" }).database.url).toBe("./data/other.db");
+    expect(loadConfig({ DATABASE_URL: "postgresql://u:p@h:5433/db" }).database.kind).toBe("postgres");
   });
 });

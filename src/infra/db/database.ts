@@ -10,7 +10,7 @@ import {
   sql,
 } from "kysely";
 import pg from "pg";
-import type { DatabaseTarget } from "../../config.js";
+import { type DatabaseTarget, inDefaultDataFolder, redactUrl } from "../../config.js";
 import type { Database } from "./schema.js";
 
 export type Dialect = "sqlite" | "postgres";
@@ -24,15 +24,38 @@ export interface Db {
   close(): Promise<void>;
 }
 
+/**
+ * The store could not be opened: unreachable, refused the login, no such database, not a SQLite
+ * file. Its message is one line for the operator (no stack trace, no password).
+ */
+export class DatabaseUnavailableError extends Error {
+  readonly code = "DatabaseUnavailable";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "DatabaseUnavailableError";
+  }
+}
+
+/** How long opening waits for PostgreSQL to answer before calling it unreachable. */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
 export async function openDatabase(target: DatabaseTarget): Promise<Db> {
   return target.kind === "postgres" ? openPostgres(target.url) : openSqlite(target.url);
 }
 
 function openSqlite(path: string): Db {
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  const native = new SqliteDatabase(path);
-  // WAL lets readers run beside the writer; a process crash loses nothing committed.
-  native.pragma("journal_mode = WAL");
+  // Only the default ./data is made (npm start on a fresh clone); any other missing folder is an error.
+  if (path !== ":memory:" && inDefaultDataFolder(path)) mkdirSync(dirname(path), { recursive: true });
+  let native: SqliteDatabase.Database;
+  try {
+    native = new SqliteDatabase(path);
+    // WAL lets readers run beside the writer; a process crash loses nothing committed.
+    native.pragma("journal_mode = WAL");
+  } catch (error) {
+    throw new DatabaseUnavailableError(`Cannot open the SQLite database "${path}": ${messageOf(error)}`, {
+      cause: error,
+    });
+  }
   native.pragma("synchronous = NORMAL");
   native.pragma("foreign_keys = ON");
   // A CLI command and a running server may share the file: wait instead of failing at once.
@@ -65,7 +88,8 @@ function withStatementCache(native: SqliteDatabase.Database, limit = 1000): Sqli
   };
 }
 
-function openPostgres(url: string): Db {
+async function openPostgres(url: string): Promise<Db> {
+  await probePostgres(url);
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on("error", () => {});
@@ -90,4 +114,67 @@ function wrap(kysely: Kysely<Database>, dialect: Dialect): Db {
       await kysely.destroy();
     },
   };
+}
+
+const messageOf = (error: unknown) =>
+  error instanceof Error ? error.message || (error as { code?: string }).code || error.name : String(error);
+
+/** Where a PostgreSQL URL points, as `host:port` (what pg would use when the URL leaves them out). */
+export function postgresAddress(url: string, env: Record<string, string | undefined> = process.env): string {
+  const parsed = new URL(url);
+  const host = decodeURIComponent(parsed.hostname) || parsed.searchParams.get("host") || env.PGHOST || "localhost";
+  const port = parsed.port || parsed.searchParams.get("port") || env.PGPORT || "5432";
+  if (host.startsWith("/")) return `${host} (socket)`;
+  // URL keeps an IPv6 host in brackets; PGHOST does not.
+  return `${host.includes(":") && !host.startsWith("[") ? `[${host}]` : host}:${port}`;
+}
+
+/**
+ * One line for the operator on why PostgreSQL could not be used, from the error of a connection
+ * attempt: the address, and unreachable / refused the login / no such database / timed out.
+ */
+export function explainPostgresError(url: string, error: unknown): string {
+  const at = `PostgreSQL at ${postgresAddress(url)}`;
+  const e = error as { code?: string; message?: string; errors?: { code?: string }[] };
+  const code = e.code ?? e.errors?.find((x) => x.code)?.code;
+  const message = redactUrl(messageOf(error));
+  switch (code) {
+    case "ECONNREFUSED":
+      return `${at} is unreachable (connection refused): is the server running, and are the host and port right?`;
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return `${at} is unreachable (the host name is unknown)`;
+    case "EHOSTUNREACH":
+    case "ENETUNREACH":
+      return `${at} is unreachable (no route to the host)`;
+    case "ETIMEDOUT":
+      return `${at} is unreachable (timed out)`;
+    case "ECONNRESET":
+      return `${at} closed the connection (${message})`;
+    case "28P01":
+    case "28000":
+      return `${at} refused the login: ${message}`;
+    case "3D000":
+      return `${at} is reachable, but ${message}: create it (createdb) or correct the database name`;
+    default:
+      if (/timeout/i.test(message)) {
+        return `${at} is unreachable (no answer within ${CONNECT_TIMEOUT_MS / 1000} s)`;
+      }
+      return `${at} cannot be used: ${message}`;
+  }
+}
+
+/** One connection before the pool: a wrong address or login fails here with a clear line. */
+async function probePostgres(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  // A server that drops the connection after the answer must not crash the process.
+  client.on("error", () => {});
+  try {
+    await client.connect();
+    await client.query("select 1");
+  } catch (error) {
+    throw new DatabaseUnavailableError(explainPostgresError(url, error), { cause: error });
+  } finally {
+    await client.end().catch(() => {});
+  }
 }

@@ -23,8 +23,13 @@ export async function migrateToLatest(db: Db): Promise<MigrationReport> {
   const migrator = new Migrator({ db: plain, provider, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
-    const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "unknown";
-    throw new Error(`Migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
+    const message = error instanceof Error ? error.message || error.name : String(error);
+    const failed = results?.find((r) => r.status === "Error")?.migrationName;
+    // No failed migration: the store itself failed (lost connection, locked, read-only file).
+    throw new Error(
+      failed ? `Migration ${failed} failed: ${message}` : `Could not bring the schema up to date: ${message}`,
+      { cause: error },
+    );
   }
   return { applied: (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName) };
 }

@@ -101,6 +101,13 @@ export interface OauthSigningKeysTable {
   retiredAt: string | null;
 }
 
+/** Name → value settings of the authorization server (migration 008): `issuer`. */
+export interface OauthSettingsTable {
+  name: string;
+  value: string;
+  updatedAt: string;
+}
+
 export interface OauthSessionsTable {
   idHash: string;
   userId: string;
@@ -378,6 +385,7 @@ export interface Database {
   oauthClients: OauthClientsTable;
   oauthSigningKeys: OauthSigningKeysTable;
   oauthSessions: OauthSessionsTable;
+  oauthSettings: OauthSettingsTable;
   oauthGrants: OauthGrantsTable;
   oauthCodes: OauthCodesTable;
   oauthRefreshTokens: OauthRefreshTokensTable;

@@ -3,6 +3,7 @@ import {
   createRemoteJWKSet,
   decodeJwt,
   decodeProtectedHeader,
+  errors,
   type JWTPayload,
   type JWTVerifyGetKey,
   jwtVerify,
@@ -70,11 +71,21 @@ export async function signAccessToken(
 /** The client id recorded for tokens the operator mints from the CLI. */
 export const OPERATOR_CLIENT = "operator";
 
+/** Why a bearer token was refused, thrown inside verification and turned into a TokenRefusal. */
+class Refused extends Error {
+  constructor(
+    readonly reason: string,
+    readonly level: "info" | "warn" = "info",
+  ) {
+    super(reason);
+  }
+}
+
 const builtInKeys =
   (deps: Deps): JWTVerifyGetKey =>
   async (header) => {
     const key = header.kid ? await keyStore(deps).byKid(header.kid) : undefined;
-    if (!key) throw new Error("unknown signing key");
+    if (!key) throw new Refused(`unknown signing key (kid ${shown(header.kid ?? "none")})`);
     return key.publicKey;
   };
 
@@ -106,12 +117,63 @@ interface Verified {
 }
 
 /**
+ * Why a bearer token was refused, for the server's log and the 401's message and
+ * `error_description`: never the token, only claims a client sent and what this server expects.
+ * `warn` marks a cause that is usually a configuration mistake (issuer or audience mismatch).
+ */
+export interface TokenRefusal {
+  refused: string;
+  level: "info" | "warn";
+}
+
+const isRefusal = (value: Verified | TokenRefusal): value is TokenRefusal => "refused" in value;
+
+/** A claim value of an unverified token, safe for a log line and a quoted header parameter. */
+const shown = (value: unknown): string => {
+  const text = (typeof value === "string" ? value : (JSON.stringify(value) ?? "none")).replace(
+    /[^\x20-\x7e]|["\\]/g,
+    "?",
+  );
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+};
+
+/** jose's error, or ours, as the cause a client and an operator can act on. */
+function refusalOf(error: unknown, issuer: string, audience: string, claims: JWTPayload): TokenRefusal {
+  if (error instanceof Refused) return { refused: error.reason, level: error.level };
+  if (error instanceof errors.JWTExpired) {
+    const at = typeof claims.exp === "number" ? ` at ${new Date(claims.exp * 1000).toISOString()}` : "";
+    return { refused: `expired${at}`, level: "info" };
+  }
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    if (error.reason === "missing") return { refused: `the claim ${error.claim} is missing`, level: "info" };
+    if (error.claim === "iss") {
+      return { refused: `issuer mismatch (token iss ${shown(claims.iss)}, expected ${issuer})`, level: "warn" };
+    }
+    if (error.claim === "aud") {
+      return { refused: `audience mismatch (token aud ${shown(claims.aud)}, expected ${audience})`, level: "warn" };
+    }
+    if (error.claim === "typ")
+      return { refused: `not an access token (typ must be ${ACCESS_TOKEN_TYP})`, level: "info" };
+    if (error.claim === "iat" || error.claim === "nbf") {
+      return { refused: `not valid yet (${error.claim} is in the future)`, level: "info" };
+    }
+    return { refused: `the claim ${error.claim} is not valid`, level: "info" };
+  }
+  if (error instanceof errors.JWSSignatureVerificationFailed) return { refused: "bad signature", level: "info" };
+  if (error instanceof errors.JWKSNoMatchingKey) return { refused: "no key of the issuer matches", level: "info" };
+  if (error instanceof errors.JWKSTimeout) return { refused: "the issuer's keys could not be fetched", level: "warn" };
+  if (error instanceof errors.JOSEAlgNotAllowed) return { refused: "unsupported algorithm", level: "info" };
+  return { refused: "malformed token", level: "info" };
+}
+
+/**
  * Bearer verification for every operation: signature (ES256 by one of our trusted keys, or the
  * external issuer's JWKS), issuer, audience, expiry with CLOCK_SKEW_SECONDS of tolerance, and, for
  * our own tokens, that the grant they came from has not been revoked. Null when anything fails.
  */
 export async function verifyAccessToken(deps: Deps, issuer: string, token: string): Promise<UserActor | null> {
-  return (await verify(deps, issuer, token))?.actor ?? null;
+  const verified = await verify(deps, issuer, token);
+  return isRefusal(verified) ? null : verified.actor;
 }
 
 /**
@@ -122,27 +184,41 @@ export async function verifyAccessToken(deps: Deps, issuer: string, token: strin
 export function createBearerAuthenticator(deps: Deps, issuer: () => string) {
   const cache = new TtlCache<Verified>(deps.config.authCacheTtlMs, 10_000, deps.clock);
   deps.bus.subscribeEverywhere("OAuthGrantRevoked", (event) => cache.evictWhere((v) => v.sid === event.grantId));
-  return async (token: string): Promise<UserActor | null> => {
+  return async (token: string): Promise<UserActor | TokenRefusal> => {
     const known = cache.get(token);
     if (known && (known.exp + CLOCK_SKEW_SECONDS) * 1000 > deps.clock.now().getTime()) {
       // A dropped signing key (rotate --drop-previous) ends its cached tokens too.
       if (known.kid === null || (await keyStore(deps).byKid(known.kid))) return known.actor;
     }
     const verified = await verify(deps, issuer(), token);
-    if (verified) cache.set(token, verified);
-    return verified?.actor ?? null;
+    if (isRefusal(verified)) return verified;
+    cache.set(token, verified);
+    return verified.actor;
   };
 }
 
-async function verify(deps: Deps, issuer: string, token: string): Promise<Verified | null> {
+async function verify(deps: Deps, issuer: string, token: string): Promise<Verified | TokenRefusal> {
+  const audience = deps.config.oauth.audience;
+  let unverified: JWTPayload;
+  let alg: string | undefined;
   try {
-    const { alg } = decodeProtectedHeader(token);
-    const unverified = decodeJwt(token);
+    alg = decodeProtectedHeader(token).alg;
+    unverified = decodeJwt(token);
+  } catch {
+    return { refused: "malformed token (not a JWT)", level: "info" };
+  }
+  try {
     const external = deps.config.oauth.external;
     if (external && unverified.iss === external.issuer && unverified.iss !== issuer) {
       return await verifyExternal(deps, external, token);
     }
-    if (alg !== SIGNING_ALG) return null;
+    // Checked before the signature, so a token of another issuer (often: the same server on
+    // another port) says so rather than "unknown signing key".
+    if (unverified.iss !== issuer) {
+      const expected = external ? `${issuer} or ${external.issuer}` : issuer;
+      throw new Refused(`issuer mismatch (token iss ${shown(unverified.iss ?? "none")}, expected ${expected})`, "warn");
+    }
+    if (alg !== SIGNING_ALG) throw new Refused(`unsupported algorithm ${shown(alg ?? "none")}`);
     const { payload } = await jwtVerify(token, builtInKeys(deps), {
       issuer,
       audience: deps.config.oauth.audience,
@@ -153,8 +229,10 @@ async function verify(deps: Deps, issuer: string, token: string): Promise<Verifi
       requiredClaims: ["exp", "iat", "sub", "sid", "gcid"],
     });
     const { sub, sid, gcid, client_id: clientId } = payload;
-    if (typeof sid !== "string" || typeof gcid !== "number" || typeof sub !== "string") return null;
-    if (!(await oauthRepository(deps.db.kysely).isGrantActive(sid, sub))) return null;
+    if (typeof sid !== "string" || typeof gcid !== "number" || typeof sub !== "string") {
+      throw new Refused("the claims sid, gcid or sub have the wrong type");
+    }
+    if (!(await oauthRepository(deps.db.kysely).isGrantActive(sid, sub))) throw new Refused("revoked");
     return {
       actor: {
         kind: "user",
@@ -169,8 +247,13 @@ async function verify(deps: Deps, issuer: string, token: string): Promise<Verifi
       sid,
       kid: decodeProtectedHeader(token).kid ?? null,
     };
-  } catch {
-    return null;
+  } catch (error) {
+    if (!(error instanceof Refused || error instanceof errors.JOSEError)) {
+      // Not the token's fault (the store, the external issuer's JWKS endpoint): refused, and logged.
+      deps.log.warn({ err: error }, "a bearer token could not be checked");
+      return { refused: "it could not be checked now", level: "warn" };
+    }
+    return refusalOf(error, issuer, audience, unverified);
   }
 }
 
@@ -182,7 +265,7 @@ async function verifyExternal(
   deps: Deps,
   external: { issuer: string; jwksUrl: string },
   token: string,
-): Promise<Verified | null> {
+): Promise<Verified> {
   const { payload } = await jwtVerify(token, externalKeys(deps.config, external.jwksUrl), {
     issuer: external.issuer,
     audience: deps.config.oauth.audience,
@@ -192,7 +275,7 @@ async function verifyExternal(
     requiredClaims: ["exp", "sub"],
   });
   const user = await resolveUser(deps.db.kysely, payload.sub!).catch(() => null);
-  if (!user) return null;
+  if (!user) throw new Refused(`its subject ${shown(payload.sub)} is not a user here`);
   const clientId = typeof payload.client_id === "string" ? payload.client_id : payload.azp;
   return {
     actor: {

@@ -32,6 +32,18 @@ export const oauthRepository = (db: Executor) => ({
     };
   },
 
+  async findSetting(name: string): Promise<string | undefined> {
+    return (await db.selectFrom("oauthSettings").select("value").where("name", "=", name).executeTakeFirst())?.value;
+  },
+
+  async putSetting(name: string, value: string, at: string): Promise<void> {
+    await db
+      .insertInto("oauthSettings")
+      .values({ name, value, updatedAt: at })
+      .onConflict((oc) => oc.column("name").doUpdateSet({ value, updatedAt: at }))
+      .execute();
+  },
+
   async insertClient(row: ClientRow): Promise<void> {
     await db.insertInto("oauthClients").values(row).execute();
   },

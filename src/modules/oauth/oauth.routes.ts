@@ -5,7 +5,7 @@ import { AppError } from "../../core/errors.js";
 import { KNOWN_SCOPES, withPrefix } from "../../core/scopes.js";
 import type { App } from "../../http/app-type.js";
 import type { Deps } from "../context.js";
-import { createBearerAuthenticator } from "./access-tokens.js";
+import { createBearerAuthenticator, type TokenRefusal } from "./access-tokens.js";
 import {
   AUTHORIZATION_PARAMS,
   type AuthorizationCheck,
@@ -58,7 +58,10 @@ export function listeningIssuer(app: FastifyInstance, deps: Deps): string {
 }
 
 /** The bearer authenticator of src/http/auth.ts. */
-export const bearerAuthenticator = (app: FastifyInstance, deps: Deps): ((token: string) => Promise<UserActor | null>) =>
+export const bearerAuthenticator = (
+  app: FastifyInstance,
+  deps: Deps,
+): ((token: string) => Promise<UserActor | TokenRefusal>) =>
   createBearerAuthenticator(deps, () => listeningIssuer(app, deps));
 
 /** RFC 6749 §2.3.1: Basic credentials are form-urlencoded before base64. */

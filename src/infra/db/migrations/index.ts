@@ -7,6 +7,7 @@ import * as trading from "./004-trading.js";
 import * as watchlists from "./005-watchlists.js";
 import * as social from "./006-social.js";
 import * as retention from "./007-retention.js";
+import * as oauthSettings from "./008-oauth-settings.js";
 
 export interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -21,4 +22,5 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   "005-watchlists": watchlists,
   "006-social": social,
   "007-retention": retention,
+  "008-oauth-settings": oauthSettings,
 };
