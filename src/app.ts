@@ -11,6 +11,7 @@ import { registerOpenApi } from "./http/openapi.js";
 import { registerRateLimit, trustProxyOption } from "./http/rate-limit.js";
 import { requestIdFrom } from "./http/request-id.js";
 import { requestLogger } from "./http/request-logger.js";
+import { registerRouteTable } from "./http/route-table.js";
 import type { Deps } from "./modules/context.js";
 import { registerHealthRoutes } from "./modules/health/health.routes.js";
 import { createKeyPairAuthenticator } from "./modules/identity/authenticate.js";
@@ -47,13 +48,14 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
     ajv: { customOptions: { allErrors: true, coerceTypes: "array", removeAdditional: true, useDefaults: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  registerRouteTable(app);
   registerJsonBodies(app);
   app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
     done();
   });
   registerCors(app, config.corsOrigins);
-  registerErrorHandling(app, (code) => ERROR_STATUS[code]);
+  registerErrorHandling(app, (code) => ERROR_STATUS[code], config.scopePrefix);
   registerAuth(app, {
     keyPair: createKeyPairAuthenticator(deps),
     bearer: bearerAuthenticator(app, deps),

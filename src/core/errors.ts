@@ -8,6 +8,7 @@ export const ERROR_STATUS = {
   InsufficientPermissions: 403,
   Forbidden: 403,
   NotFound: 404,
+  MethodNotAllowed: 405,
   Conflict: 409,
   PayloadTooLarge: 413,
   UnsupportedMediaType: 415,

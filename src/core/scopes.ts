@@ -2,42 +2,49 @@
  * Scopes are held internally without their namespace prefix (`feed:read`); the prefix
  * (`service-public` by default) is added at the edge. Access is deny-by-default and any-of.
  */
-export const KNOWN_SCOPES = [
-  "agent-portfolio:read",
-  "agent-portfolio:write",
-  "club:read",
-  "demo:read",
-  "demo:write",
-  "feed:read",
-  "feed:write",
-  "money.balance:read",
-  "money.cash-transactions:read",
-  "money.transfer:read",
-  "money.transfer:write",
-  "money:transfer",
-  "notifications:read",
-  "notifications:write",
-  "pi-data:read",
-  "price-alerts:read",
-  "price-alerts:write",
-  "real:read",
-  "real:write",
-  "sso-applications:read",
-  "sso-applications:write",
-  "sso-scopes:read",
-  "sso-scopes:write",
-  "sub-accounts:read",
-  "sub-accounts:write",
-  "trade.demo:read",
-  "trade.demo:write",
-  "trade.real:read",
-  "trade.real:write",
-  "user-info:read",
-  "watchlist:read",
-  "watchlist:write",
-] as const;
 
-export type Scope = (typeof KNOWN_SCOPES)[number];
+/**
+ * The one table of scopes: every scope this server knows and what it lets an application do, in
+ * the plain words the consent page and the OpenAPI document show.
+ */
+export const SCOPES = {
+  "agent-portfolio:read": "See your agent portfolios",
+  "agent-portfolio:write": "Create and manage your agent portfolios",
+  "club:read": "See your club membership",
+  "demo:read": "See your demo (virtual money) account",
+  "demo:write": "Act on your demo (virtual money) account",
+  "feed:read": "Read feeds, posts and comments as you",
+  "feed:write": "Post, comment, like and vote as you",
+  "money.balance:read": "See your money balances",
+  "money.cash-transactions:read": "See your cash transactions",
+  "money.transfer:read": "See your money transfers",
+  "money.transfer:write": "Make money transfers for you",
+  "money:transfer": "Move your money",
+  "notifications:read": "Read your notifications",
+  "notifications:write": "Mark your notifications as read",
+  "pi-data:read": "See your Popular Investor data",
+  "price-alerts:read": "See your price alerts",
+  "price-alerts:write": "Create, change and delete your price alerts",
+  "real:read": "See your real-money account",
+  "real:write": "Act on your real-money account",
+  "sso-applications:read": "See the applications you have signed in to",
+  "sso-applications:write": "Manage the applications you have signed in to",
+  "sso-scopes:read": "See the permissions you have given applications",
+  "sso-scopes:write": "Change the permissions you have given applications",
+  "sub-accounts:read": "See your sub-accounts",
+  "sub-accounts:write": "Create and manage your sub-accounts",
+  "trade.demo:read": "See your demo positions, orders and history",
+  "trade.demo:write": "Open and close demo (virtual money) positions for you",
+  "trade.real:read": "See your real-money positions, orders and history",
+  "trade.real:write": "Open and close real-money positions for you",
+  "user-info:read": "See your profile: name, username and account numbers",
+  "watchlist:read": "See your watchlists",
+  "watchlist:write": "Create, change and delete your watchlists",
+} as const satisfies Record<string, string>;
+
+export type Scope = keyof typeof SCOPES;
+
+export const KNOWN_SCOPES: readonly Scope[] = Object.keys(SCOPES) as Scope[];
 
 const known: ReadonlySet<string> = new Set(KNOWN_SCOPES);
 
@@ -56,11 +63,50 @@ export function withPrefix(scope: string, prefix: string): string {
   return `${prefix}:${scope}`;
 }
 
+declare const anyAuthenticatedBrand: unique symbol;
+/** See ANY_AUTHENTICATED. Branded: no look-alike object literal has this type. */
+export interface AnyAuthenticated {
+  readonly [anyAuthenticatedBrand]: true;
+  readonly description: "any authenticated user";
+}
+
 /**
- * Any-of: a caller is allowed when it holds at least one of the accepted scopes.
- * An operation that accepts no scope at all is open to every authenticated caller.
+ * The explicit marker of an operation any authenticated user may call, whatever its scopes
+ * (`GET /api/v1/me`). Checked by identity: nothing else, no empty list and no look-alike, says so.
  */
-export function hasAnyScope(granted: readonly string[], accepted: readonly string[]): boolean {
-  if (accepted.length === 0) return true;
+export const ANY_AUTHENTICATED = Object.freeze({ description: "any authenticated user" }) as AnyAuthenticated;
+
+/** What an operation accepts: at least one scope (any-of), or explicitly any authenticated user. */
+export type AcceptedScopes = readonly [Scope, ...Scope[]] | AnyAuthenticated;
+
+export const isAnyAuthenticated = (accepted: AcceptedScopes): accepted is AnyAuthenticated =>
+  accepted === ANY_AUTHENTICATED;
+
+/** The scopes named (none for ANY_AUTHENTICATED): what a 403 or the OpenAPI document lists. */
+export const namedScopes = (accepted: AcceptedScopes): readonly Scope[] =>
+  isAnyAuthenticated(accepted) ? [] : accepted;
+
+/**
+ * Deny by default, any-of: a caller is admitted when it holds at least one accepted scope, or
+ * when the operation is explicitly open to any authenticated user. A list that names no scope
+ * (only reachable past the type by a cast or untyped data) admits nobody.
+ */
+export function isAdmitted(granted: readonly string[], accepted: AcceptedScopes): boolean {
+  if (isAnyAuthenticated(accepted)) return true;
+  if (!Array.isArray(accepted)) return false;
   return accepted.some((scope) => granted.includes(scope));
+}
+
+/**
+ * Checks a declaration made outside the type system's reach (a route's config): a non-empty list
+ * of known scopes, or the marker. Returns what is wrong, or null.
+ */
+export function acceptedScopesProblem(accepted: unknown): string | null {
+  if (accepted === ANY_AUTHENTICATED) return null;
+  if (!Array.isArray(accepted)) return "scopes must be a non-empty list of scopes or ANY_AUTHENTICATED";
+  if (accepted.length === 0) {
+    return "an empty list of scopes admits nobody: name the accepted scopes, or use ANY_AUTHENTICATED";
+  }
+  const unknown = accepted.filter((s) => typeof s !== "string" || !isKnownScope(s));
+  return unknown.length > 0 ? `unknown scopes: ${unknown.join(", ")}` : null;
 }

@@ -1,5 +1,5 @@
 import { type TSchema, Type } from "typebox";
-import { withPrefix } from "../core/scopes.js";
+import { type AcceptedScopes, namedScopes, withPrefix } from "../core/scopes.js";
 import { errorResponse, withRateLimitHeaders } from "./schemas.js";
 
 /**
@@ -18,8 +18,11 @@ export interface Access {
   rateLimit?: RateLimitGroup;
   /** `required` (default) or `optional` (anonymous callers get the public view). */
   auth?: "required" | "optional";
-  /** Any-of; empty = any authenticated caller. */
-  scopes: readonly string[];
+  /**
+   * Any-of: at least one scope, or ANY_AUTHENTICATED for an operation any authenticated user may
+   * call. An empty list is a type error and refused when the route is registered (deny by default).
+   */
+  scopes: AcceptedScopes;
   /** The spec makes x-request-id a required uuid on some operations (422 otherwise). */
   requestIdRequired?: boolean;
 }
@@ -32,7 +35,7 @@ declare module "fastify" {
 
 /** Alternatives, any one of which grants access: one requirement per accepted scope. */
 export function securityFor(access: Access, prefix: string): Record<string, string[]>[] {
-  const scopes = access.scopes.map((s) => withPrefix(s, prefix));
+  const scopes = namedScopes(access.scopes).map((s) => withPrefix(s, prefix));
   const oauth = scopes.length === 0 ? [{ oauth2: [] }] : scopes.map((s) => ({ oauth2: [s] }));
   const pair = scopes.length === 0 ? [{ apiKey: [], userKey: [] }] : scopes.map((s) => ({ apiKey: [s], userKey: [s] }));
   return [...oauth, ...pair, ...(access.auth === "optional" ? [{}] : [])];
@@ -83,7 +86,10 @@ export function api<S extends RouteSchema>(access: Access, schema: S, prefix: st
       { "WWW-Authenticate": { description: "Present for bearer token problems", schema: { type: "string" } } },
       false,
     ),
-    403: errorResponse(403, "The credential lacks every scope this operation accepts"),
+    403: errorResponse(
+      403,
+      "The credential holds none of the scopes this operation accepts; `details` names each accepted scope (`field`: `scopes`)",
+    ),
     422: errorResponse(422, "Validation failed; `details` names each offending field"),
     429: errorResponse(429, "Too many requests", {
       "Retry-After": { description: "Seconds to wait", schema: { type: "integer" } },

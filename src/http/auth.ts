@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { InsufficientPermissions } from "../core/access.js";
 import { type Actor, ANONYMOUS, type UserActor } from "../core/actor.js";
 import { AppError } from "../core/errors.js";
-import { hasAnyScope } from "../core/scopes.js";
+import { acceptedScopesProblem, isAdmitted } from "../core/scopes.js";
 import { onRequestOfGuardedRoutes } from "./route-hooks.js";
 
 declare module "fastify" {
@@ -62,13 +63,21 @@ export function registerAuth(app: FastifyInstance, authenticators: Authenticator
   });
 }
 
-/** 403 InsufficientPermissions when a user's credential holds none of the route's scopes (any-of). */
+/**
+ * 403 InsufficientPermissions when a user's credential holds none of the route's scopes (any-of);
+ * the error names the accepted scopes. A route whose access names no scope (an empty list, an
+ * unknown scope) is refused when it is registered: the server does not start.
+ */
 export function registerScopeCheck(app: FastifyInstance): void {
-  onRequestOfGuardedRoutes(app, (access) => (request, _reply, done) => {
-    const actor = request.actor;
-    if (actor?.kind === "user" && !hasAnyScope(actor.scopes, access.scopes)) {
-      done(new AppError("InsufficientPermissions", "The credential lacks every scope this operation accepts"));
-    } else done();
+  onRequestOfGuardedRoutes(app, (access, method, url) => {
+    const problem = acceptedScopesProblem(access.scopes);
+    if (problem) throw new Error(`Route ${method} ${url} declares no usable access: ${problem}`);
+    return (request, _reply, done) => {
+      const actor = request.actor;
+      if (actor?.kind === "user" && !isAdmitted(actor.scopes, access.scopes)) {
+        done(new InsufficientPermissions(access.scopes));
+      } else done();
+    };
   });
 }
 

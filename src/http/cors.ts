@@ -10,6 +10,8 @@ const EXPOSED_HEADERS = [
   "RateLimit-Policy",
   "Retry-After",
   "WWW-Authenticate",
+  // A 405 names the methods a path has.
+  "Allow",
 ].join(", ");
 const METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE";
 const PREFLIGHT_MAX_AGE = "600";

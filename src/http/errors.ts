@@ -1,8 +1,11 @@
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance } from "fastify";
+import { InsufficientPermissions } from "../core/access.js";
 import { AppError, type ErrorCode, type ErrorDetail } from "../core/errors.js";
 import { newId } from "../core/ids.js";
+import { withPrefix } from "../core/scopes.js";
+import { allowedMethods } from "./route-table.js";
 
 interface Mapped {
   code: ErrorCode;
@@ -27,8 +30,19 @@ function validationDetails(error: FastifyError): ErrorDetail[] {
   });
 }
 
+/** A 403 names every scope the operation accepts, as a client would ask for it (prefixed). */
+function insufficientPermissions(error: InsufficientPermissions, scopePrefix: string): Mapped {
+  const scopes = error.accepted.map((s) => withPrefix(s, scopePrefix));
+  return {
+    code: error.code,
+    message: `This operation accepts any one of these scopes, and the credential holds none: ${scopes.join(", ")}`,
+    details: scopes.map((scope) => ({ field: "scopes", message: scope })),
+  };
+}
+
 /** Maps anything thrown to the public error model; unknown errors never leak their text. */
-export function mapError(error: unknown): Mapped {
+export function mapError(error: unknown, scopePrefix: string): Mapped {
+  if (error instanceof InsufficientPermissions) return insufficientPermissions(error, scopePrefix);
   if (error instanceof AppError) return { code: error.code, message: error.message, details: error.details };
   const fe = error as Partial<FastifyError>;
   if (fe.validation) {
@@ -51,9 +65,13 @@ export function mapError(error: unknown): Mapped {
   return { code: "GeneralError", message: "An unexpected error occurred" };
 }
 
-export function registerErrorHandling(app: FastifyInstance, statusOf: (code: ErrorCode) => number): void {
+export function registerErrorHandling(
+  app: FastifyInstance,
+  statusOf: (code: ErrorCode) => number,
+  scopePrefix: string,
+): void {
   app.setErrorHandler((error, request, reply) => {
-    const mapped = mapError(error);
+    const mapped = mapError(error, scopePrefix);
     const status = statusOf(mapped.code);
     if (status >= 500) request.log.error({ err: error }, "request failed");
     else request.log.info({ errorCode: mapped.code }, mapped.message);
@@ -64,10 +82,24 @@ export function registerErrorHandling(app: FastifyInstance, statusOf: (code: Err
       ...(mapped.details ? { details: mapped.details } : {}),
     });
   });
+  // A path the app has, asked with a method it has not, is a 405 naming the methods it has.
   app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split("?")[0];
+    const allowed = allowedMethods(app, request.url);
+    if (allowed.length > 0 && !allowed.includes(request.method as (typeof allowed)[number])) {
+      void reply
+        .status(statusOf("MethodNotAllowed"))
+        .header("Allow", allowed.join(", "))
+        .send({
+          errorCode: "MethodNotAllowed",
+          errorMessage: `${path} has no ${request.method} operation; it answers ${allowed.join(", ")}`,
+          requestId: request.id,
+        });
+      return;
+    }
     void reply.status(404).send({
       errorCode: "NotFound",
-      errorMessage: `No operation ${request.method} ${request.url.split("?")[0]}`,
+      errorMessage: `No operation ${request.method} ${path}`,
       requestId: request.id,
     });
   });

@@ -1,18 +1,13 @@
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { FastifyInstance } from "fastify";
-import { KNOWN_SCOPES, withPrefix } from "../core/scopes.js";
+import { KNOWN_SCOPES, SCOPES, withPrefix } from "../core/scopes.js";
 
 export const API_VERSION = "v1.342.0";
 
-const scopeDescription = (scope: string) => {
-  const [area, mode] = scope.split(":");
-  return mode === "write" || mode === "transfer" ? `Change ${area} on your behalf` : `Read your ${area}`;
-};
-
 /** OpenAPI 3.1 generated from the route schemas, served at /openapi.json, with a try-it page at /docs. */
 export async function registerOpenApi(app: FastifyInstance, scopePrefix: string): Promise<void> {
-  const scopes = Object.fromEntries(KNOWN_SCOPES.map((s) => [withPrefix(s, scopePrefix), scopeDescription(s)]));
+  const scopes = Object.fromEntries(KNOWN_SCOPES.map((s) => [withPrefix(s, scopePrefix), SCOPES[s]]));
   await app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
@@ -22,7 +17,9 @@ export async function registerOpenApi(app: FastifyInstance, scopePrefix: string)
         description:
           "Self-hosted implementation of the public API v1. Authenticate with exactly one of an OAuth 2.0 " +
           "bearer token or the x-api-key / x-user-key pair. Errors share one body: " +
-          "`{ errorCode, errorMessage, requestId, details? }`.",
+          "`{ errorCode, errorMessage, requestId, details? }`. A 403 `InsufficientPermissions` lists the " +
+          "scopes the operation accepts in `details`; a method a path does not have is answered 405 " +
+          "`MethodNotAllowed` with an `Allow` header.",
       },
       servers: [{ url: "/", description: "This server" }],
       components: {

@@ -10,14 +10,14 @@ import type { Access } from "./access.js";
 const asList = <T>(hooks: T | T[] | undefined): T[] =>
   hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 
-/** Appends `make(access, method)` to the onRequest hooks of every route that declares `config.access`. */
+/** Appends `make(access, method, url)` to the onRequest hooks of every route that declares `config.access`. */
 export function onRequestOfGuardedRoutes(
   app: FastifyInstance,
-  make: (access: Access, method: string) => onRequestHookHandler | undefined,
+  make: (access: Access, method: string, url: string) => onRequestHookHandler | undefined,
 ): void {
   app.addHook("onRoute", (route: RouteOptions) => {
     const access = (route.config as { access?: Access } | undefined)?.access;
-    const hook = access ? make(access, [route.method].flat()[0] ?? "GET") : undefined;
+    const hook = access ? make(access, [route.method].flat()[0] ?? "GET", route.url) : undefined;
     if (hook) route.onRequest = [...asList(route.onRequest), hook];
   });
 }

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MeResponse } from "../../src/modules/identity/identity.schemas.js";
 import { engines, type Harness, startHarness } from "../support/harness.js";
 import { expectSchema } from "../support/schema.js";
-import { securitySuite } from "../support/security-suite.js";
 
 describe.each(engines())("GET /api/v1/me on %s", (engine) => {
   let h: Harness;
@@ -10,8 +9,6 @@ describe.each(engines())("GET /api/v1/me on %s", (engine) => {
     h = await startHarness(engine);
   });
   afterAll(async () => h.close());
-
-  securitySuite(() => h, { method: "GET", url: "/api/v1/me", scopes: [] });
 
   it("returns the caller in upstream's shape with the credential's prefixed scopes", async () => {
     const u = await h.user(["feed:read", "service-public:notifications:read"], { username: "Ada_Lovelace" });

@@ -3,7 +3,6 @@ import { NotificationResult } from "../../src/modules/notifications/notification
 import { notify } from "../../src/modules/notifications/notify.js";
 import { engines, type Harness, rid, startHarness } from "../support/harness.js";
 import { expectSchema } from "../support/schema.js";
-import { securitySuite } from "../support/security-suite.js";
 
 const URL = "/api/v1/notifications/messages";
 
@@ -13,9 +12,6 @@ describe.each(engines())("notifications on %s", (engine) => {
     h = await startHarness(engine);
   });
   afterAll(async () => h.close());
-
-  securitySuite(() => h, { method: "GET", url: URL, scopes: ["notifications:read"] });
-  securitySuite(() => h, { method: "PATCH", url: URL, scopes: ["notifications:write"] });
 
   const list = (headers: Record<string, string>) =>
     h.app.inject({ method: "GET", url: URL, headers: { ...headers, "x-request-id": rid() } });

@@ -6,10 +6,8 @@ import {
   RatesResponse,
   SearchResponse,
 } from "../../src/modules/market/market.schemas.js";
-import { MARKET_DATA_SCOPES } from "../../src/modules/market/market-data.js";
 import { engines, type Harness, type Headers, rid, startHarness } from "../support/harness.js";
 import { expectSchema } from "../support/schema.js";
-import { securitySuite } from "../support/security-suite.js";
 
 const RATES = "/api/v1/market-data/instruments/rates";
 const INSTRUMENTS = "/api/v1/market-data/instruments";
@@ -25,12 +23,6 @@ describe.each(engines())("market data on %s", (engine) => {
     headers = (await h.user(["trade.demo:read"])).headers;
   });
   afterAll(async () => h.close());
-
-  const scopes = [...MARKET_DATA_SCOPES];
-  securitySuite(() => h, { method: "GET", url: `${RATES}?instrumentIds=1001`, scopes });
-  securitySuite(() => h, { method: "GET", url: INSTRUMENTS, scopes });
-  securitySuite(() => h, { method: "GET", url: `${SEARCH}?searchText=a`, scopes });
-  securitySuite(() => h, { method: "GET", url: candlesUrl(1001, "asc", "OneMinute", 10), scopes });
 
   const get = (url: string, hdrs: Headers = headers) =>
     h.app.inject({ method: "GET", url, headers: { ...hdrs, "x-request-id": rid() } });

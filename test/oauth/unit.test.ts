@@ -8,7 +8,7 @@ import { pkceMatches } from "../../src/modules/oauth/authorize.js";
 import { redirectUriMatches, redirectUriProblem } from "../../src/modules/oauth/clients.js";
 import { issuerFor } from "../../src/modules/oauth/issuer.js";
 import { escapeHtml } from "../../src/modules/oauth/oauth.pages.js";
-import { parseScopeParam, SCOPE_WORDS, scopeString } from "../../src/modules/oauth/scope-words.js";
+import { parseScopeParam, scopeString } from "../../src/modules/oauth/scope-words.js";
 
 const UNRESERVED = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".split("");
 const verifierArb = fc.array(fc.constantFrom(...UNRESERVED), { minLength: 43, maxLength: 128 }).map((a) => a.join(""));
@@ -73,10 +73,6 @@ describe("redirect URIs", () => {
 });
 
 describe("scopes in OAuth requests", () => {
-  it("every known scope has plain words for the consent page", () => {
-    for (const scope of KNOWN_SCOPES) expect(SCOPE_WORDS[scope].length).toBeGreaterThan(5);
-  });
-
   it("parses bare and prefixed scopes alike, keeps order, drops duplicates, reports unknown ones", () => {
     fc.assert(
       fc.property(

@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { ERROR_STATUS } from "../../src/core/errors.js";
+import { ANY_AUTHENTICATED } from "../../src/core/scopes.js";
 import type { RateLimitGroup } from "../../src/http/access.js";
 import { registerAuth } from "../../src/http/auth.js";
 import { registerErrorHandling } from "../../src/http/errors.js";
@@ -16,20 +17,22 @@ import { type Harness, type Headers, startHarness } from "../support/harness.js"
 async function groupsApp(h: Harness, env: Record<string, string> = {}): Promise<FastifyInstance> {
   const config = loadConfig(env);
   const app = Fastify({ trustProxy: trustProxyOption(config.trustProxy) });
-  registerErrorHandling(app, (code) => ERROR_STATUS[code]);
+  registerErrorHandling(app, (code) => ERROR_STATUS[code], config.scopePrefix);
   registerAuth(app, { keyPair: createKeyPairAuthenticator(h.deps) });
   await registerRateLimit(app, config, h.deps.log, h.deps.clock);
   const groups: (RateLimitGroup | undefined)[] = [undefined, "feed", "watchlist", "market-data"];
   for (const group of groups) {
     app.get(
       `/${group ?? "plain"}`,
-      { config: { access: { scopes: [], ...(group ? { rateLimit: group } : {}) } } },
+      { config: { access: { scopes: ANY_AUTHENTICATED, ...(group ? { rateLimit: group } : {}) } } },
       async () => ({
         ok: true,
       }),
     );
   }
-  app.get("/public", { config: { access: { scopes: [], auth: "optional" } } }, async () => ({ ok: true }));
+  app.get("/public", { config: { access: { scopes: ANY_AUTHENTICATED, auth: "optional" } } }, async () => ({
+    ok: true,
+  }));
   await app.ready();
   return app;
 }

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Discussion, Post, PostAlt } from "../../src/modules/social/social.schemas.js";
 import { engines, type Harness, startHarness, type TestUser } from "../support/harness.js";
 import { expectSchema } from "../support/schema.js";
-import { securitySuite } from "../support/security-suite.js";
 import { AAPL, BTC, client, RW } from "./helpers.js";
 
 describe.each(engines())("social posts and polls on %s", (engine) => {
@@ -17,25 +16,6 @@ describe.each(engines())("social posts and polls on %s", (engine) => {
     bob = await h.user(RW);
   });
   afterAll(async () => h.close());
-
-  const body = { message: "hello" };
-  securitySuite(() => h, { method: "POST", url: "/api/v1/feeds/post", scopes: ["feed:write"], payload: body });
-  securitySuite(() => h, { method: "POST", url: "/api/v1/posts", scopes: ["feed:write"], payload: body });
-  securitySuite(() => h, {
-    method: "POST",
-    url: "/api/v1/posts/polls",
-    scopes: ["feed:write"],
-    payload: {
-      message: "m",
-      poll: {
-        title: "t",
-        options: [
-          { text: "a", index: 1 },
-          { text: "b", index: 2 },
-        ],
-      },
-    },
-  });
 
   it("POST feeds/post creates a discussion with tags, mentions and the alternate attachment form", async () => {
     const res = await c.call(alice, "POST", "/api/v1/feeds/post", {

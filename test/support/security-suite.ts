@@ -1,54 +1,93 @@
 import { randomUUID } from "node:crypto";
-import { expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemActor } from "../../src/core/actor.js";
+import { KNOWN_SCOPES, namedScopes, type Scope } from "../../src/core/scopes.js";
 import { withActor } from "../../src/modules/context.js";
 import { revokeKeyPair } from "../../src/modules/identity/key-pairs.js";
-import type { Harness, Headers } from "./harness.js";
-
-export interface SecuredOperation {
-  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-  url: string;
-  /** Bare scopes the operation accepts (any-of); empty = any authenticated caller. */
-  scopes: string[];
-  payload?: unknown;
-}
+import { engines, type Harness, type Headers, startHarness } from "./harness.js";
+import {
+  isPublic,
+  methodOf,
+  type PublicCase,
+  SECURITY_CASES,
+  type SecuredCase,
+  type SecurityFile,
+  urlOf,
+} from "./security-cases.js";
 
 const fresh = (headers: Headers): Headers => ({ ...headers, "x-request-id": randomUUID() });
 
+type Reply = Awaited<ReturnType<Harness["app"]["inject"]>>;
+
 /**
- * The checks every authenticated route must pass: 401 without or with conflicting or dead
- * credentials, 403 without the scope, and admission with each accepted scope alone.
+ * The checks every guarded route must pass: 401 without or with conflicting or dead credentials
+ * (an answer instead when anonymous callers are allowed), 403 naming the accepted scopes without
+ * one of them, 429 over quota, and admission with each accepted scope alone. The cases come from
+ * test/support/security-cases.ts, which holds one entry per route.
  */
-export function securitySuite(harness: () => Harness, op: SecuredOperation): void {
-  const call = (headers: Headers) =>
+export function securitySuite(harness: () => Harness, op: SecuredCase): void {
+  const method = methodOf(op);
+  const url = urlOf(op);
+  const named = namedScopes(op.scopes);
+  // Scopes a credential is made with: each accepted one alone, or any one at all.
+  const admitting: readonly Scope[] = named.length > 0 ? named : ["club:read"];
+  const refused = named.includes("user-info:read")
+    ? KNOWN_SCOPES.find((s) => !named.includes(s))!
+    : ("user-info:read" as const);
+  const title = `${method} ${url}`;
+
+  const call = (headers: Headers, m: string = method) =>
     harness().app.inject({
-      method: op.method,
-      url: op.url,
-      headers: { "x-request-id": randomUUID(), ...headers },
-      ...(op.payload !== undefined ? { payload: op.payload as object } : {}),
+      method: m as "GET",
+      url,
+      headers: { "x-request-id": randomUUID(), ...op.headers, ...headers },
+      ...(op.payload !== undefined && m !== "HEAD" ? { payload: op.payload as string | object } : {}),
     });
 
-  const expectError = (res: Awaited<ReturnType<typeof call>>, status: number, code: string) => {
+  const expectError = (res: Reply, status: number, code: string) => {
     expect(res.statusCode).toBe(status);
+    if (op.answers === "page") {
+      expect(res.headers["content-type"]).toMatch(/^text\/html/);
+      return;
+    }
     const body = res.json();
     expect(body.errorCode).toBe(code);
     expect(body.requestId).toBe(res.headers["x-request-id"]);
     expect(typeof body.errorMessage).toBe("string");
   };
 
-  it(`${op.method} ${op.url}: 401 without credentials`, async () => {
-    expectError(await call({}), 401, "Unauthorized");
-  });
+  const expectAdmitted = (res: Reply) => {
+    expect([401, 403], res.body).not.toContain(res.statusCode);
+    expect(res.statusCode, res.body).toBeLessThan(500);
+  };
 
-  it(`${op.method} ${op.url}: 401 with only one of the two keys`, async () => {
-    const { headers } = await harness().user(op.scopes);
+  if (op.auth === "optional") {
+    it(`${title}: an anonymous caller gets an answer (the public view)`, async () => {
+      expectAdmitted(await call({}));
+    });
+  } else {
+    it(`${title}: 401 without credentials`, async () => {
+      expectError(await call({}), 401, "Unauthorized");
+    });
+  }
+
+  if (method === "GET") {
+    it(`${title}: HEAD is guarded as GET is`, async () => {
+      const res = await call({}, "HEAD");
+      if (op.auth === "optional") expectAdmitted(res);
+      else expect(res.statusCode).toBe(401);
+    });
+  }
+
+  it(`${title}: 401 with only one of the two keys`, async () => {
+    const { headers } = await harness().user([...admitting]);
     expectError(await call({ "x-api-key": headers["x-api-key"]! }), 401, "Unauthorized");
     expectError(await call({ "x-user-key": headers["x-user-key"]! }), 401, "Unauthorized");
   });
 
-  it(`${op.method} ${op.url}: 401 with an unknown or mismatched pair`, async () => {
-    const a = await harness().user(op.scopes);
-    const b = await harness().user(op.scopes);
+  it(`${title}: 401 with an unknown or mismatched pair`, async () => {
+    const a = await harness().user([...admitting]);
+    const b = await harness().user([...admitting]);
     expectError(await call({ "x-api-key": "sta_ak_nope", "x-user-key": "sta_uk_nope" }), 401, "Unauthorized");
     expectError(
       await call({ "x-api-key": a.headers["x-api-key"]!, "x-user-key": b.headers["x-user-key"]! }),
@@ -57,45 +96,57 @@ export function securitySuite(harness: () => Harness, op: SecuredOperation): voi
     );
   });
 
-  it(`${op.method} ${op.url}: 401 with a revoked pair`, async () => {
+  it(`${title}: 401 with a revoked pair`, async () => {
     const h = harness();
-    const u = await h.user(op.scopes);
+    const u = await h.user([...admitting]);
     await revokeKeyPair(withActor(h.deps, systemActor("test")), u.keyId);
     expectError(await call(fresh(u.headers)), 401, "Unauthorized");
   });
 
-  it(`${op.method} ${op.url}: 401 when a bearer token comes with the pair`, async () => {
-    const u = await harness().user(op.scopes);
+  it(`${title}: 401 when a bearer token comes with the pair`, async () => {
+    const u = await harness().user([...admitting]);
     expectError(await call({ ...fresh(u.headers), authorization: "Bearer anything" }), 401, "Unauthorized");
   });
 
-  it(`${op.method} ${op.url}: 401 with an invalid bearer token, with a challenge`, async () => {
+  it(`${title}: 401 with an invalid bearer token, with a challenge`, async () => {
     const res = await call({ authorization: "Bearer not-a-token" });
     expectError(res, 401, "Unauthorized");
     expect(res.headers["www-authenticate"]).toContain('error="invalid_token"');
   });
 
-  if (op.scopes.length > 0) {
-    it(`${op.method} ${op.url}: 403 InsufficientPermissions without an accepted scope`, async () => {
-      const u = await harness().user(["user-info:read"]);
-      const res = await call(fresh(u.headers));
+  if (named.length > 0) {
+    /** The 403 names every accepted scope, prefixed as a client asks for it. */
+    const expectRefusal = (res: Reply) => {
       expectError(res, 403, "InsufficientPermissions");
+      const prefix = harness().config.scopePrefix;
+      expect(res.json().details).toEqual(named.map((s) => ({ field: "scopes", message: `${prefix}:${s}` })));
+    };
+
+    it(`${title}: 403 InsufficientPermissions without an accepted scope, naming the accepted ones`, async () => {
+      const u = await harness().user([refused]);
+      const res = await call(fresh(u.headers));
+      expectRefusal(res);
       // A known caller's 403 is counted like any other answer and says so.
       if (harness().config.rateLimits.enabled) expect(res.headers["ratelimit-limit"]).toBeDefined();
     });
+
+    it(`${title}: 403 InsufficientPermissions for a bearer token without an accepted scope`, async () => {
+      const { headers } = await harness().bearer([refused]);
+      expectRefusal(await call(fresh(headers)));
+    });
   }
 
-  it(`${op.method} ${op.url}: 429 over quota, with Retry-After and the RateLimit headers`, async () => {
+  it(`${title}: 429 over quota, with Retry-After and the RateLimit headers`, async () => {
     const h = harness();
     // Same store, every pool at 1 request per 60 s: the second call is over quota.
     const app = await h.tinyLimitApp();
-    const u = await h.user(op.scopes);
+    const u = await h.user([...admitting]);
     const send = () =>
       app.inject({
-        method: op.method,
-        url: op.url,
-        headers: fresh(u.headers),
-        ...(op.payload !== undefined ? { payload: op.payload as object } : {}),
+        method: method as "GET",
+        url,
+        headers: { ...op.headers, ...fresh(u.headers) },
+        ...(op.payload !== undefined ? { payload: op.payload as string | object } : {}),
       });
     const first = await send();
     expect(first.statusCode).not.toBe(429);
@@ -111,37 +162,25 @@ export function securitySuite(harness: () => Harness, op: SecuredOperation): voi
     expect(res.headers["retry-after"]).toBe(String(reset));
   });
 
-  for (const scope of op.scopes.length ? op.scopes : ["user-info:read"]) {
-    it(`${op.method} ${op.url}: admitted with ${scope} alone, bare or prefixed`, async () => {
+  for (const scope of admitting) {
+    it(`${title}: admitted with ${scope} alone, bare or prefixed`, async () => {
       const h = harness();
       for (const form of [scope, `${h.config.scopePrefix}:${scope}`]) {
         const u = await h.user([form]);
-        const res = await call(fresh(u.headers));
-        expect([401, 403]).not.toContain(res.statusCode);
-        expect(res.statusCode).toBeLessThan(500);
+        expectAdmitted(await call(fresh(u.headers)));
       }
     });
 
-    it(`${op.method} ${op.url}: admitted with a bearer token holding ${scope} alone`, async () => {
+    it(`${title}: admitted with a bearer token holding ${scope} alone`, async () => {
       const { headers } = await harness().bearer([scope]);
-      const res = await call(fresh(headers));
-      expect([401, 403]).not.toContain(res.statusCode);
-      expect(res.statusCode).toBeLessThan(500);
+      expectAdmitted(await call(fresh(headers)));
     });
   }
 
-  if (op.scopes.length > 0) {
-    it(`${op.method} ${op.url}: 403 InsufficientPermissions for a bearer token without an accepted scope`, async () => {
-      const { headers } = await harness().bearer(["user-info:read"]);
-      expectError(await call(fresh(headers)), 403, "InsufficientPermissions");
-    });
-  }
-
-  it(`${op.method} ${op.url}: 401 with an expired or tampered bearer token, with a challenge`, async () => {
+  it(`${title}: 401 with an expired or tampered bearer token, with a challenge`, async () => {
     const h = harness();
-    const scopes = op.scopes.length ? op.scopes : ["user-info:read"];
-    const expired = await h.bearer(scopes, { expired: true });
-    const valid = await h.bearer(scopes);
+    const expired = await h.bearer([...admitting], { expired: true });
+    const valid = await h.bearer([...admitting]);
     const [header, payload, signature] = valid.token.split(".");
     const claims = JSON.parse(Buffer.from(payload!, "base64url").toString());
     const forged = Buffer.from(JSON.stringify({ ...claims, sub: "someone-else" })).toString("base64url");
@@ -149,6 +188,43 @@ export function securitySuite(harness: () => Harness, op: SecuredOperation): voi
       const res = await call({ authorization: `Bearer ${token}` });
       expectError(res, 401, "Unauthorized");
       expect(res.headers["www-authenticate"]).toContain('error="invalid_token"');
+    }
+  });
+}
+
+/**
+ * A route without an access rule: API credentials are not looked at (a broken pair that any
+ * guarded route refuses with 401 changes nothing), and the answer is never the API's 401 or 403.
+ */
+export function publicSuite(harness: () => Harness, c: PublicCase): void {
+  const method = methodOf(c);
+  const url = urlOf(c);
+  it(`${method} ${url}: public (${c.public}); API credentials are not looked at`, async () => {
+    const send = (headers: Headers) => harness().app.inject({ method: method as "GET", url, headers });
+    const plain = await send({});
+    const broken = await send({ "x-api-key": "sta_ak_nope" });
+    expect(broken.statusCode).toBe(plain.statusCode);
+    for (const res of [plain, broken]) {
+      expect(res.statusCode).toBeLessThan(500);
+      if (res.headers["content-type"]?.toString().startsWith("application/json")) {
+        expect(["Unauthorized", "InsufficientPermissions"]).not.toContain(res.json().errorCode);
+      }
+    }
+  });
+}
+
+/** Runs one file's share of the cases (test/security/<file>.test.ts) on every engine. */
+export function runSecurityCases(file: SecurityFile): void {
+  describe.each(engines())(`the shared security suite, ${file}, on %s`, (engine) => {
+    let h: Harness;
+    beforeAll(async () => {
+      h = await startHarness(engine);
+    });
+    afterAll(async () => h.close());
+
+    for (const c of SECURITY_CASES[file]) {
+      if (isPublic(c)) publicSuite(() => h, c);
+      else securitySuite(() => h, c);
     }
   });
 }

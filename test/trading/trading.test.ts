@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoCidOf } from "../../src/modules/identity/identity.view.js";
 import { RecordedSource } from "../../src/modules/market/engine.js";
 import { currentQuotes } from "../../src/modules/market/quotes.js";
-import { READ_SCOPES, TRADE_SCOPES } from "../../src/modules/trading/demo-account.js";
 import {
   CloseOrderResponse,
   HistoryResponse,
@@ -14,7 +13,6 @@ import {
 } from "../../src/modules/trading/trading.schemas.js";
 import { engines, type Harness, type Headers, startHarness } from "../support/harness.js";
 import { expectSchema } from "../support/schema.js";
-import { securitySuite } from "../support/security-suite.js";
 
 const BY_AMOUNT = "/api/v1/trading/execution/demo/market-open-orders/by-amount";
 const BY_UNITS = "/api/v1/trading/execution/demo/market-open-orders/by-units";
@@ -35,23 +33,6 @@ describe.each(engines())("demo trading on %s", (engine) => {
   afterAll(async () => h.close());
 
   const order = { InstrumentID: AAPL, IsBuy: true, Leverage: 1, Amount: 1000 };
-  securitySuite(() => h, { method: "POST", url: BY_AMOUNT, scopes: [...TRADE_SCOPES], payload: order });
-  securitySuite(() => h, {
-    method: "POST",
-    url: BY_UNITS,
-    scopes: [...TRADE_SCOPES],
-    payload: { InstrumentID: AAPL, IsBuy: true, Leverage: 1, AmountInUnits: 1 },
-  });
-  securitySuite(() => h, {
-    method: "POST",
-    url: closeUrl(1),
-    scopes: [...TRADE_SCOPES],
-    payload: { InstrumentID: AAPL },
-  });
-  securitySuite(() => h, { method: "GET", url: PORTFOLIO, scopes: [...READ_SCOPES] });
-  securitySuite(() => h, { method: "GET", url: PNL, scopes: [...READ_SCOPES] });
-  securitySuite(() => h, { method: "GET", url: orderUrl(1), scopes: [...READ_SCOPES] });
-  securitySuite(() => h, { method: "GET", url: HISTORY, scopes: [...READ_SCOPES] });
 
   const trader = () => h.user(["trade.demo:write"]);
   const post = (url: string, headers: Headers, payload: unknown, requestId: string = randomUUID()) =>

@@ -1,9 +1,18 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { requireUser } from "../../src/core/access.js";
+import { InsufficientPermissions, requireUser } from "../../src/core/access.js";
 import { ANONYMOUS, systemActor, type UserActor } from "../../src/core/actor.js";
 import type { AppError } from "../../src/core/errors.js";
-import { hasAnyScope, KNOWN_SCOPES, normalizeScope } from "../../src/core/scopes.js";
+import {
+  type AcceptedScopes,
+  ANY_AUTHENTICATED,
+  acceptedScopesProblem,
+  isAdmitted,
+  KNOWN_SCOPES,
+  normalizeScope,
+  SCOPES,
+  type Scope,
+} from "../../src/core/scopes.js";
 
 const user = (scopes: string[]): UserActor => ({
   kind: "user",
@@ -45,28 +54,63 @@ describe("scopes", () => {
     );
   });
 
-  it.each([
+  it("the scope table says what every scope lets an application do", () => {
+    expect(KNOWN_SCOPES).toEqual(Object.keys(SCOPES));
+    for (const scope of KNOWN_SCOPES) expect(SCOPES[scope].length).toBeGreaterThan(5);
+  });
+
+  it.each<[string[], AcceptedScopes, boolean]>([
     [["feed:read"], ["feed:read", "feed:write"], true],
     [["feed:write"], ["feed:read", "feed:write"], true],
     [["notifications:read"], ["feed:read"], false],
     [[], ["feed:read"], false],
-    [[], [], true],
     [["demo:read"], ["trade.demo:read", "demo:read"], true],
+    [[], ANY_AUTHENTICATED, true],
+    [["user-info:read"], ANY_AUTHENTICATED, true],
   ])("any-of: granted %j, accepted %j → %s", (granted, accepted, expected) => {
-    expect(hasAnyScope(granted, accepted)).toBe(expected);
+    expect(isAdmitted(granted, accepted)).toBe(expected);
   });
 
-  it("any-of is exactly 'the sets intersect' (or nothing is required)", () => {
-    const scopes = fc.subarray([...KNOWN_SCOPES]);
+  it("any-of is exactly 'the sets intersect'; only the explicit marker admits every user", () => {
+    const granted = fc.subarray([...KNOWN_SCOPES]);
+    const accepted = fc.subarray([...KNOWN_SCOPES], { minLength: 1 });
     fc.assert(
-      fc.property(scopes, scopes, (granted, accepted) => {
-        const intersect = accepted.some((a) => granted.includes(a));
-        return hasAnyScope(granted, accepted) === (accepted.length === 0 || intersect);
+      fc.property(granted, accepted, (g, a) => {
+        const intersect = a.some((s) => g.includes(s));
+        return isAdmitted(g, a as unknown as AcceptedScopes) === intersect && isAdmitted(g, ANY_AUTHENTICATED);
       }),
     );
   });
 
-  it("requireUser: 401 for anonymous and system callers, 403 without a scope, the actor otherwise", () => {
+  it("deny by default: an empty list (past the type, as untyped data) admits nobody", () => {
+    const empty = [] as unknown as AcceptedScopes;
+    expect(isAdmitted([...KNOWN_SCOPES], empty)).toBe(false);
+    expect(() => requireUser(user([...KNOWN_SCOPES]), empty)).toThrow(InsufficientPermissions);
+    // A look-alike of the marker is not the marker.
+    const lookAlike = { description: "any authenticated user" } as unknown as AcceptedScopes;
+    expect(isAdmitted([...KNOWN_SCOPES], lookAlike)).toBe(false);
+  });
+
+  it("an empty list, an unknown scope or a look-alike of the marker does not type-check, nor pass the route check", () => {
+    // @ts-expect-error an empty list declares nothing: name the scopes, or use ANY_AUTHENTICATED
+    const empty: AcceptedScopes = [];
+    // @ts-expect-error not a scope
+    const unknown: AcceptedScopes = ["feed:delete"];
+    // @ts-expect-error only the constant is the marker
+    const lookAlike: AcceptedScopes = { description: "any authenticated user" };
+    expect([empty, unknown, lookAlike].map(acceptedScopesProblem).every((p) => p !== null)).toBe(true);
+  });
+
+  it("names what is wrong with a route's declared scopes, and accepts only a non-empty known list or the marker", () => {
+    expect(acceptedScopesProblem(ANY_AUTHENTICATED)).toBeNull();
+    expect(acceptedScopesProblem(["feed:read", "feed:write"])).toBeNull();
+    expect(acceptedScopesProblem([])).toMatch(/admits nobody.*ANY_AUTHENTICATED/);
+    expect(acceptedScopesProblem(["feed:read", "feed:delete"])).toBe("unknown scopes: feed:delete");
+    expect(acceptedScopesProblem(undefined)).toMatch(/non-empty list/);
+    expect(acceptedScopesProblem({ description: "any authenticated user" })).toMatch(/non-empty list/);
+  });
+
+  it("requireUser: 401 for anonymous and system callers, 403 naming the accepted scopes, the actor otherwise", () => {
     const code = (f: () => unknown) => {
       try {
         f();
@@ -75,9 +119,18 @@ describe("scopes", () => {
         return (e as AppError).code;
       }
     };
-    expect(code(() => requireUser(ANONYMOUS, []))).toBe("Unauthorized");
-    expect(code(() => requireUser(systemActor("x"), []))).toBe("Unauthorized");
+    expect(code(() => requireUser(ANONYMOUS, ANY_AUTHENTICATED))).toBe("Unauthorized");
+    expect(code(() => requireUser(systemActor("x"), ANY_AUTHENTICATED))).toBe("Unauthorized");
     expect(code(() => requireUser(user(["feed:read"]), ["notifications:read"]))).toBe("InsufficientPermissions");
+    const accepted: [Scope, Scope] = ["trade.demo:write", "demo:write"];
+    try {
+      requireUser(user(["feed:read"]), accepted);
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(InsufficientPermissions);
+      expect((e as InsufficientPermissions).accepted).toEqual(accepted);
+    }
     expect(requireUser(user(["feed:read"]), ["feed:read"]).userId).toBe("u");
+    expect(requireUser(user(["user-info:read"]), ANY_AUTHENTICATED).userId).toBe("u");
   });
 });

@@ -4,7 +4,6 @@ import { recordInvestment } from "../../src/modules/watchlists/record-investment
 import { Watchlist, WatchlistItems } from "../../src/modules/watchlists/watchlists.schemas.js";
 import { engines, type Harness, startHarness } from "../support/harness.js";
 import { expectSchema } from "../support/schema.js";
-import { securitySuite } from "../support/security-suite.js";
 import {
   AAPL,
   BASE,
@@ -16,11 +15,9 @@ import {
   instrument,
   MSFT,
   NVDA,
-  READ_SCOPES,
   TSLA,
   UNKNOWN,
   type WatchlistBody,
-  WRITE_SCOPES,
 } from "./support.js";
 
 // Functional tests make many writes per user; the quotas themselves are tested in watchlists.limits.test.ts.
@@ -32,30 +29,6 @@ describe.each(engines())("watchlists over HTTP on %s", (engine) => {
     h = await startHarness(engine, { env: ENV });
   });
   afterAll(async () => h.close());
-
-  const someId = randomUUID();
-  const items = [instrument(AAPL)];
-  securitySuite(() => h, { method: "GET", url: BASE, scopes: READ_SCOPES });
-  securitySuite(() => h, { method: "GET", url: `${BASE}/${someId}`, scopes: READ_SCOPES });
-  securitySuite(() => h, { method: "GET", url: `${BASE}/public/1`, scopes: READ_SCOPES });
-  securitySuite(() => h, { method: "GET", url: `${BASE}/public/1/${someId}`, scopes: READ_SCOPES });
-  securitySuite(() => h, { method: "GET", url: `${BASE}/default-watchlists/items`, scopes: READ_SCOPES });
-  securitySuite(() => h, { method: "POST", url: `${BASE}?name=Sec`, scopes: WRITE_SCOPES });
-  securitySuite(() => h, { method: "POST", url: `${BASE}/newasdefault-watchlist?name=Sec`, scopes: WRITE_SCOPES });
-  securitySuite(() => h, { method: "PUT", url: `${BASE}/${someId}?newName=X`, scopes: WRITE_SCOPES });
-  securitySuite(() => h, { method: "DELETE", url: `${BASE}/${someId}`, scopes: WRITE_SCOPES });
-  securitySuite(() => h, { method: "POST", url: `${BASE}/${someId}/items`, scopes: WRITE_SCOPES, payload: items });
-  securitySuite(() => h, { method: "PUT", url: `${BASE}/${someId}/items`, scopes: WRITE_SCOPES, payload: items });
-  securitySuite(() => h, { method: "DELETE", url: `${BASE}/${someId}/items`, scopes: WRITE_SCOPES, payload: items });
-  securitySuite(() => h, { method: "PUT", url: `${BASE}/rank/${someId}?newRank=3`, scopes: WRITE_SCOPES });
-  securitySuite(() => h, { method: "PUT", url: `${BASE}/setUserSelectedUserDefault/${someId}`, scopes: WRITE_SCOPES });
-  securitySuite(() => h, {
-    method: "POST",
-    url: `${BASE}/default-watchlist/selected-items`,
-    scopes: WRITE_SCOPES,
-    payload: items,
-  });
-  securitySuite(() => h, { method: "PUT", url: `${BASE}/${someId}/visibility?isPublic=true`, scopes: WRITE_SCOPES });
 
   const newUser = async (scopes = ["watchlist:read", "watchlist:write"]) => {
     const u = await h.user(scopes);

@@ -1,12 +1,12 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { isoNow } from "../../core/clock.js";
 import { hashSecret } from "../../core/ids.js";
-import type { Scope } from "../../core/scopes.js";
+import { SCOPES, type Scope } from "../../core/scopes.js";
 import type { Deps } from "../context.js";
 import { redirectUriMatches, redirectUrisOf } from "./clients.js";
 import { oauthRepository } from "./oauth.repository.js";
 import type { OAuthErrorCode } from "./oauth-error.js";
-import { parseScopeParam, SCOPE_WORDS } from "./scope-words.js";
+import { parseScopeParam } from "./scope-words.js";
 
 export const AUTHORIZATION_PARAMS = [
   "response_type",
@@ -115,7 +115,7 @@ export async function checkAuthorizationRequest(
       redirectUri,
       redirectUriGiven: params.redirect_uri !== undefined,
       scopes,
-      scopeWords: scopes.map((s) => ({ scope: `${deps.config.scopePrefix}:${s}`, words: SCOPE_WORDS[s] })),
+      scopeWords: scopes.map((s) => ({ scope: `${deps.config.scopePrefix}:${s}`, words: SCOPES[s] })),
       state,
       codeChallenge: challenge,
       params: Object.fromEntries(

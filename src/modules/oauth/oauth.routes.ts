@@ -2,7 +2,7 @@ import cookie from "@fastify/cookie";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { UserActor } from "../../core/actor.js";
 import { AppError } from "../../core/errors.js";
-import { KNOWN_SCOPES, withPrefix } from "../../core/scopes.js";
+import { ANY_AUTHENTICATED, KNOWN_SCOPES, withPrefix } from "../../core/scopes.js";
 import type { App } from "../../http/app-type.js";
 import type { Deps } from "../context.js";
 import { createBearerAuthenticator, type TokenRefusal } from "./access-tokens.js";
@@ -253,7 +253,7 @@ export function registerOAuthRoutes(app: App, deps: Deps): void {
     });
 
     // Password guessing spends the caller's (the client address's) default and writes pools.
-    const loginAccess = { auth: "optional" as const, scopes: [], rateLimit: "writes" as const };
+    const loginAccess = { auth: "optional" as const, scopes: ANY_AUTHENTICATED, rateLimit: "writes" as const };
     scope.post("/oauth/login", { schema: { hide: true }, config: { access: loginAccess } }, async (request, reply) => {
       const form = formOf(request);
       if (!sameToken(request.cookies[LOGIN_CSRF_COOKIE], form.values.csrf_token)) return csrfRefused(reply);
