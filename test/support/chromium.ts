@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { createBrotliDecompress } from "node:zlib";
 import { type Browser, chromium } from "playwright-core";
-import { CHROMIUM_PATH, SYSTEM_CHROMIUM } from "./services.js";
+import { CHROMIUM_PATH } from "./services.js";
 
 /**
  * Headless, with no network chatter (the machine has no internet). Playwright gives every launch
@@ -29,41 +29,32 @@ export function launchChromium(executablePath: string): Promise<Browser> {
 export type ChromiumFound = { path: string; from: string } | { path: null; why: string };
 
 /**
- * The browser for the page suites (decision 0084), tried in this order:
- * 1. `CHROMIUM_PATH` when set: that executable and no other;
- * 2. Debian's Chromium at /usr/bin/chromium when it is installed;
- * 3. the Chromium that `npm install` brought: the devDependency @sparticuz/chromium ships it
- *    brotli-compressed for Linux x64, unpacked once per version into the temp directory.
- * Each candidate must start and open a page here before it is chosen. Runs once, in global setup.
+ * The browser for the page suites (decision 0084): `CHROMIUM_PATH` (default /usr/bin/chromium,
+ * Debian's) when it is there and runs, else the Chromium that `npm install` brought: the
+ * devDependency @sparticuz/chromium ships it brotli-compressed for Linux x64, unpacked once per
+ * version into the temp directory. A candidate is chosen only after it started and opened a page.
+ * Runs once, in global setup.
  */
 export async function findChromium(): Promise<ChromiumFound> {
-  if (CHROMIUM_PATH !== undefined) {
-    if (!existsSync(CHROMIUM_PATH)) return { path: null, why: `no chromium at ${CHROMIUM_PATH} (CHROMIUM_PATH)` };
-    const failure = await cannotRun(CHROMIUM_PATH);
-    return failure
-      ? { path: null, why: `${CHROMIUM_PATH} (CHROMIUM_PATH) does not run: ${failure}` }
-      : found(CHROMIUM_PATH);
-  }
   const reasons: string[] = [];
-  if (existsSync(SYSTEM_CHROMIUM)) {
-    const failure = await cannotRun(SYSTEM_CHROMIUM);
-    if (!failure) return found(SYSTEM_CHROMIUM);
-    reasons.push(`${SYSTEM_CHROMIUM} does not run: ${failure}`);
+  if (existsSync(CHROMIUM_PATH)) {
+    const failure = await cannotRun(CHROMIUM_PATH);
+    if (!failure) return { path: CHROMIUM_PATH, from: CHROMIUM_PATH };
+    reasons.push(`${CHROMIUM_PATH} does not run: ${failure}`);
   } else {
-    reasons.push(`no chromium at ${SYSTEM_CHROMIUM}`);
+    reasons.push(`no chromium at ${CHROMIUM_PATH}`);
   }
   try {
     const bundled = await unpackBundledChromium();
     const failure = await cannotRun(bundled.path);
-    if (!failure) return { path: bundled.path, from: `@sparticuz/chromium ${bundled.version}` };
+    if (!failure)
+      return { path: bundled.path, from: `${bundled.path} (@sparticuz/chromium ${bundled.version}; ${reasons[0]})` };
     reasons.push(`the Chromium of @sparticuz/chromium does not run: ${failure}`);
   } catch (err) {
     reasons.push(firstLine(err));
   }
   return { path: null, why: reasons.join("; ") };
 }
-
-const found = (path: string): ChromiumFound => ({ path, from: path });
 
 /** Starts the browser and opens a page; the reason it could not, or null. */
 async function cannotRun(path: string): Promise<string | null> {

@@ -5,11 +5,10 @@
 export const PG_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 export const REDIS_TEST_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 /**
- * The browser for the page suites when set (and then no other); unset, Debian's Chromium at
- * SYSTEM_CHROMIUM, else the one `npm install` brought (test/support/chromium.ts, decision 0084).
+ * The browser for the page suites when it is there and runs; otherwise they run on the Chromium
+ * that `npm install` brought (test/support/chromium.ts, decision 0084).
  */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || undefined;
-export const SYSTEM_CHROMIUM = "/usr/bin/chromium";
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 
 export interface Availability {
   postgres: boolean;
