@@ -29,7 +29,8 @@ describe.each(suites)("/docs 'Authorize' with oauth2 in %s", () => {
       const page = await browser.newPage();
       page.setDefaultTimeout(30_000);
       await page.goto(`${base}/docs`);
-      await page.locator(".opblock").first().waitFor();
+      // Swagger UI lays out the whole 1.2 MB document first: up to 25 s on a busy two-core machine
+      await page.locator(".opblock").first().waitFor({ timeout: 60_000 });
       await page.locator("button.authorize").first().click();
       const section = page.locator(".auth-container", { hasText: "authorizationCode" });
       await section.locator("#client_id_authorizationCode").fill(app.clientId);

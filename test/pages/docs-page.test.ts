@@ -21,7 +21,8 @@ describe.each(suites)("the /docs page in %s", () => {
     try {
       const page = await browser.newPage();
       await page.goto(`${base}/docs`);
-      await page.locator(".opblock").first().waitFor();
+      // Swagger UI lays out the whole 1.2 MB document first: up to 25 s on a busy two-core machine
+      await page.locator(".opblock").first().waitFor({ timeout: 60_000 });
       expect(await page.locator(".info .title").textContent()).toContain("Social Trading");
 
       await page.locator("button.authorize").first().click();

@@ -1,23 +1,11 @@
-import { type Browser, chromium } from "playwright-core";
-import { CHROMIUM_PATH } from "./services.js";
+import type { Browser } from "playwright-core";
+import { inject } from "vitest";
+import { launchChromium } from "./chromium.js";
 
-/**
- * Debian's Chromium, headless, with no network chatter (the machine has no internet).
- * Playwright gives every launch a fresh, empty profile of its own.
- */
+/** The Chromium that global setup found running (Debian's or the one npm installed), headless. */
 export async function launchBrowser(): Promise<{ browser: Browser; close: () => Promise<void> }> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  const path = inject("chromiumPath");
+  if (path === null) throw new Error("no Chromium runs here (global setup said why)");
+  const browser = await launchChromium(path);
   return { browser, close: () => browser.close() };
 }

@@ -1,8 +1,8 @@
-import { existsSync } from "node:fs";
 import { Socket } from "node:net";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { CHROMIUM_PATH, PG_ADMIN_URL, REDIS_TEST_URL } from "./services.js";
+import { findChromium } from "./chromium.js";
+import { PG_ADMIN_URL, REDIS_TEST_URL } from "./services.js";
 
 async function postgresUp(): Promise<boolean> {
   const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 2000 });
@@ -35,18 +35,18 @@ async function redisUp(): Promise<boolean> {
 }
 
 export default async function setup(project: TestProject) {
-  const services = { postgres: await postgresUp(), redis: await redisUp(), chromium: existsSync(CHROMIUM_PATH) };
-  const missing = Object.entries(services)
-    .filter(([, up]) => !up)
-    .map(([name]) => name);
-  if (missing.length > 0) {
-    if (process.env.CI === "true") {
-      throw new Error(`CI=true but these test services are missing: ${missing.join(", ")} (see .ci/run)`);
-    }
-    for (const name of missing) {
-      const where = name === "postgres" ? PG_ADMIN_URL : name === "redis" ? REDIS_TEST_URL : CHROMIUM_PATH;
-      console.log(`${name} suite not run: no ${name} at ${where}`);
-    }
+  const [postgres, redis, chromium] = await Promise.all([postgresUp(), redisUp(), findChromium()]);
+  const services = { postgres, redis, chromium: chromium.path !== null };
+  const missing = [
+    ...(postgres ? [] : [`postgres: no postgres at ${PG_ADMIN_URL}`]),
+    ...(redis ? [] : [`redis: no redis at ${REDIS_TEST_URL}`]),
+    ...(chromium.path === null ? [`chromium: ${chromium.why}`] : []),
+  ];
+  if (missing.length > 0 && process.env.CI === "true") {
+    throw new Error(`CI=true but these test services are missing (see .ci/run): ${missing.join("; ")}`);
   }
+  for (const line of missing) console.log(line.replace(": ", " suite not run: "));
+  if (chromium.path !== null) console.log(`chromium suites run on ${chromium.from}`);
   project.provide("services", services);
+  project.provide("chromiumPath", chromium.path);
 }

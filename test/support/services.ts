@@ -4,7 +4,11 @@
  */
 export const PG_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 export const REDIS_TEST_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+/**
+ * The browser for the page suites when it is there and runs; otherwise they run on the Chromium
+ * that `npm install` brought (test/support/chromium.ts, decision 0084).
+ */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 
 export interface Availability {
   postgres: boolean;
@@ -15,5 +19,7 @@ export interface Availability {
 declare module "vitest" {
   export interface ProvidedContext {
     services: Availability;
+    /** The Chromium executable global setup found running, or null. */
+    chromiumPath: string | null;
   }
 }
