@@ -1,13 +1,22 @@
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance } from "fastify";
-import { AppError, type ErrorCode, type ErrorDetail } from "../core/errors.js";
+import { AppError, type ErrorCode, renderReferences, sentence } from "../core/errors.js";
 import { newId } from "../core/ids.js";
+import { listOf, type SchemaError, schemaDetails, type WireDetail } from "./validation-messages.js";
+import { type RouteNames, referenceOf, subjectOf, type WireFields, wirePathOf } from "./wire-fields.js";
 
 interface Mapped {
   code: ErrorCode;
   message: string;
-  details?: ErrorDetail[] | undefined;
+  details?: WireDetail[] | undefined;
+}
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** The route's domain names whose wire path differs by more than casing (src/http/wire-fields.ts). */
+    fields?: WireFields;
+  }
 }
 
 const FRAMEWORK_ERRORS: Record<string, Mapped> = {
@@ -17,27 +26,43 @@ const FRAMEWORK_ERRORS: Record<string, Mapped> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { code: "BadRequest", message: "The body is not valid JSON" },
 };
 
-function validationDetails(error: FastifyError): ErrorDetail[] {
-  const where = error.validationContext ?? "body";
-  return (error.validation ?? []).map((v) => {
-    const missing = (v.params as { missingProperty?: string } | undefined)?.missingProperty;
-    const path = [v.instancePath.replace(/^\//, ""), missing].filter(Boolean).join("/");
-    const message = missing ? "is required" : (v.message ?? "is not valid");
-    return { field: path ? `${where}/${path}` : where, message };
-  });
+function validationDetails(error: FastifyError): WireDetail[] {
+  return schemaDetails((error.validation ?? []) as SchemaError[], error.validationContext ?? "body");
 }
 
-/** Maps anything thrown to the public error model; unknown errors never leak their text. */
-export function mapError(error: unknown): Mapped {
-  if (error instanceof AppError) return { code: error.code, message: error.message, details: error.details };
+/** A 422's errorMessage: its one detail, or one sentence listing the fields. */
+function validationMessage(details: readonly WireDetail[]): string {
+  if (details.length === 1) return details[0]!.message;
+  const fields = [...new Set(details.map((d) => d.field))];
+  return sentence(`The request has ${details.length} problems`, `in ${listOf(fields, "and")}; see details`);
+}
+
+/**
+ * Maps anything thrown to the public error model; unknown errors never leak their text. A use
+ * case's problems name domain fields: `route` (its schemas and declared names) turns them into
+ * wire paths and sentences.
+ */
+export function mapError(error: unknown, route: RouteNames = {}): Mapped {
+  if (error instanceof AppError) {
+    if (!error.problems || error.problems.length === 0) return { code: error.code, message: error.message };
+    const wire = (field: string) => wirePathOf(field, route);
+    const details = error.problems.map((p) => {
+      const field = wire(p.field);
+      return {
+        field,
+        message: sentence(
+          subjectOf(field),
+          renderReferences(p.problem, (f) => referenceOf(wire(f))),
+        ),
+      };
+    });
+    const message = error.code === "ValidationFailed" ? validationMessage(details) : error.message;
+    return { code: error.code, message, details };
+  }
   const fe = error as Partial<FastifyError>;
   if (fe.validation) {
     const details = validationDetails(fe as FastifyError);
-    return {
-      code: "ValidationFailed",
-      message: `Validation failed: ${details.map((d) => `${d.field} ${d.message}`).join("; ")}`,
-      details,
-    };
+    return { code: "ValidationFailed", message: validationMessage(details), details };
   }
   if (fe.code && FRAMEWORK_ERRORS[fe.code]) return FRAMEWORK_ERRORS[fe.code]!;
   if (fe.code === "FST_ERR_CTP_BODY_TOO_LARGE" || fe.statusCode === 413) {
@@ -53,7 +78,8 @@ export function mapError(error: unknown): Mapped {
 
 export function registerErrorHandling(app: FastifyInstance, statusOf: (code: ErrorCode) => number): void {
   app.setErrorHandler((error, request, reply) => {
-    const mapped = mapError(error);
+    const route = error instanceof AppError && error.problems ? request.routeOptions : undefined;
+    const mapped = mapError(error, route ? { schema: route.schema, fields: route.config.fields } : {});
     const status = statusOf(mapped.code);
     if (status >= 500) request.log.error({ err: error }, "request failed");
     else request.log.info({ errorCode: mapped.code }, mapped.message);
