@@ -10,6 +10,7 @@ import { registerJsonBodies } from "./http/json-bodies.js";
 import { registerOpenApi } from "./http/openapi.js";
 import { registerRateLimit, trustProxyOption } from "./http/rate-limit.js";
 import { requestIdFrom } from "./http/request-id.js";
+import { AJV_OPTIONS } from "./http/validation-messages.js";
 import { requestLogger } from "./http/request-logger.js";
 import type { Deps } from "./modules/context.js";
 import { registerHealthRoutes } from "./modules/health/health.routes.js";
@@ -44,7 +45,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
     // Keep-alive sockets must not hold a graceful shutdown open.
     forceCloseConnections: "idle",
     clientErrorHandler,
-    ajv: { customOptions: { allErrors: true, coerceTypes: "array", removeAdditional: true, useDefaults: true } },
+    ajv: { customOptions: AJV_OPTIONS },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   registerJsonBodies(app);

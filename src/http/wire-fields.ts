@@ -109,11 +109,14 @@ export function wirePathOf(field: string, route: RouteNames): string {
   return wire;
 }
 
-/** How a wire path is named at the start of a sentence: `Body field Amount`, `Header x-request-id`. */
+/** A name as a sentence shows it: bare when it is a plain name or path, else quoted. */
+const named = (name: string) => (/^[\w./~@$-]+$/.test(name) ? name : JSON.stringify(name));
+
+/** How a wire path is named at the start of a sentence: `body field Amount`, `header x-request-id`. */
 export function subjectOf(wire: string): string {
   const slash = wire.indexOf("/");
   const location = slash < 0 ? wire : wire.slice(0, slash);
-  const path = slash < 0 ? "" : wire.slice(slash + 1);
+  const path = slash < 0 ? "" : named(wire.slice(slash + 1));
   switch (location) {
     case "body":
       return path ? `body field ${path}` : "the body";
@@ -124,7 +127,7 @@ export function subjectOf(wire: string): string {
     case "headers":
       return path ? `header ${path}` : "the headers";
     default:
-      return `field ${wire}`;
+      return `field ${named(wire)}`;
   }
 }
 
