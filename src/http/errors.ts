@@ -4,7 +4,7 @@ import type { FastifyError, FastifyInstance } from "fastify";
 import { AppError, type ErrorCode, renderReferences, sentence } from "../core/errors.js";
 import { newId } from "../core/ids.js";
 import { listOf, type SchemaError, schemaDetails, type WireDetail } from "./validation-messages.js";
-import { type RouteNames, referenceOf, subjectOf, type WireFields, wirePathOf } from "./wire-fields.js";
+import { named, type RouteNames, referenceOf, subjectOf, type WireFields, wirePathOf } from "./wire-fields.js";
 
 interface Mapped {
   code: ErrorCode;
@@ -33,7 +33,7 @@ function validationDetails(error: FastifyError): WireDetail[] {
 /** A 422's errorMessage: its one detail, or one sentence listing the fields. */
 function validationMessage(details: readonly WireDetail[]): string {
   if (details.length === 1) return details[0]!.message;
-  const fields = [...new Set(details.map((d) => d.field))];
+  const fields = [...new Set(details.map((d) => named(d.field)))];
   return sentence(`The request has ${details.length} problems`, `in ${listOf(fields, "and")}; see details`);
 }
 

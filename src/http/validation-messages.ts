@@ -7,8 +7,16 @@ import { subjectOf } from "./wire-fields.js";
  * "must be <= 100" fragments. docs/decisions/0097.
  */
 
-/** The validator's options (src/app.ts): every error at once, query strings coerced, defaults filled in. */
-export const AJV_OPTIONS = { allErrors: true, coerceTypes: "array", removeAdditional: true, useDefaults: true } as const;
+/**
+ * The validator's options (src/app.ts): every error at once, values coerced to the schema's types (a
+ * scalar to an array too), extra properties removed where a schema forbids them, defaults filled in.
+ */
+export const AJV_OPTIONS = {
+  allErrors: true,
+  coerceTypes: "array",
+  removeAdditional: true,
+  useDefaults: true,
+} as const;
 
 /** The part of an Ajv error read here (Fastify hands them over as `error.validation`). */
 export interface SchemaError {

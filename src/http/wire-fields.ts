@@ -109,8 +109,8 @@ export function wirePathOf(field: string, route: RouteNames): string {
   return wire;
 }
 
-/** A name as a sentence shows it: bare when it is a plain name or path, else quoted. */
-const named = (name: string) => (/^[\w./~@$-]+$/.test(name) ? name : JSON.stringify(name));
+/** A name or path as a sentence shows it: bare when it is plain, else quoted. */
+export const named = (name: string) => (/^[\w./~@$-]+$/.test(name) ? name : JSON.stringify(name));
 
 /** How a wire path is named at the start of a sentence: `body field Amount`, `header x-request-id`. */
 export function subjectOf(wire: string): string {

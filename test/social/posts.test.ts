@@ -101,6 +101,9 @@ describe.each(engines())("social posts and polls on %s", (engine) => {
     const res = await c.call(alice, "POST", "/api/v1/feeds/post", { owner: bob.user.gcid, message: "spoof" });
     expect(res.statusCode).toBe(403);
     expect(res.json().errorCode).toBe("Forbidden");
+    expect(res.json().details).toEqual([
+      { field: "body/owner", message: "Body field owner must be the caller's gcid, or be left out." },
+    ]);
   });
 
   const field = async (url: string, payload: unknown) => {
