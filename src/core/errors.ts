@@ -64,6 +64,12 @@ export function sentence(subject: string, problem: string): string {
   return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 }
 
+/** `a`, `a or b`, `a, b or c` (with "and" if asked). */
+export function listOf(items: readonly string[], conjunction: "or" | "and" = "or"): string {
+  if (items.length <= 1) return items[0] ?? "";
+  return `${items.slice(0, -1).join(", ")} ${conjunction} ${items.at(-1)}`;
+}
+
 /**
  * `{field}` references in a problem, each rendered by `name`. Text in double quotes is kept as it
  * is: a problem quotes what the client sent with JSON.stringify, braces and all.

@@ -1,9 +1,9 @@
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance } from "fastify";
-import { AppError, type ErrorCode, renderReferences, sentence } from "../core/errors.js";
+import { AppError, type ErrorCode, listOf, renderReferences, sentence } from "../core/errors.js";
 import { newId } from "../core/ids.js";
-import { listOf, type SchemaError, schemaDetails, type WireDetail } from "./validation-messages.js";
+import { type SchemaError, schemaDetails, type WireDetail } from "./validation-messages.js";
 import { named, type RouteNames, referenceOf, subjectOf, type WireFields, wirePathOf } from "./wire-fields.js";
 
 interface Mapped {

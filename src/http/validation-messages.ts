@@ -1,4 +1,4 @@
-import { sentence } from "../core/errors.js";
+import { listOf, sentence } from "../core/errors.js";
 import { subjectOf } from "./wire-fields.js";
 
 /*
@@ -61,12 +61,6 @@ const FORMAT_NAMES: Record<string, string> = {
   byte: "base64 text",
   regex: "a regular expression",
 };
-
-/** `a`, `a or b`, `a, b or c`. */
-export function listOf(items: readonly string[], conjunction: "or" | "and"): string {
-  if (items.length <= 1) return items[0] ?? "";
-  return `${items.slice(0, -1).join(", ")} ${conjunction} ${items.at(-1)}`;
-}
 
 /** A value from the schema, as a sentence shows it: plain words bare, anything else as JSON. */
 function shown(value: unknown): string {

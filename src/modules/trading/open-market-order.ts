@@ -1,7 +1,7 @@
 import { requireUser } from "../../core/access.js";
 import type { UserActor } from "../../core/actor.js";
 import { isoNow } from "../../core/clock.js";
-import { invalid, type Problem, validationFailed } from "../../core/errors.js";
+import { invalid, listOf, type Problem, validationFailed } from "../../core/errors.js";
 import { newId } from "../../core/ids.js";
 import type { Ctx, Deps } from "../context.js";
 import { demoCidOf } from "../identity/identity.view.js";
@@ -77,10 +77,11 @@ export async function openMarketOrder(ctx: Ctx, requestId: string, input: OpenOr
     const plan = validate(input, instrument, quote);
     if (!(await debit(ctx, repo, actor, plan.amountCents))) {
       const account = await demoAccountOf(ctx, repo, actor);
-      throw invalid(
-        sizeField(input),
-        `must cost at most the available cash, ${fmt(fromCents(account.cashCents))} USD; this order costs ${fmt(fromCents(plan.amountCents))} USD`,
-      );
+      const cash = `the available cash, ${fmt(fromCents(account.cashCents))} USD`;
+      const cost = fmt(fromCents(plan.amountCents));
+      throw input.units === undefined
+        ? invalid("amount", `must be at most ${cash}; got ${cost} USD`)
+        : invalid("units", `must cost at most ${cash}; ${fmt(plan.units)} units cost ${cost} USD`);
     }
     const now = isoNow(ctx.clock);
     const token = newId();
@@ -174,9 +175,6 @@ interface Plan {
   isTslEnabled: boolean;
   tslGap: number;
 }
-
-/** The domain field that sizes the order. */
-const sizeField = (input: OrderSize) => (input.units === undefined ? "amount" : "units");
 
 /**
  * Every rule of a demo order; all broken rules are reported together. The body's schema checks
@@ -278,10 +276,6 @@ export function validate(input: OpenOrderInput, instrument: Instrument | undefin
     tslGap: isTslEnabled ? Math.abs(closeSide - stopLossRate) : 0,
   };
 }
-
-/** `1, 2 or 5`. */
-const listOf = (items: readonly string[]) =>
-  items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} or ${items.at(-1)}`;
 
 /** null, absent and 0 all mean "none" (upstream reports none as 0); negatives are invalid. */
 function rateOrNone(value: number | null | undefined, field: string, problems: Problem[]): number {
