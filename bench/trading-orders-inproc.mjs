@@ -58,10 +58,9 @@ async function timeIt(label, run) {
 
 const ctx = withActor(deps, actor);
 const quiet = { ...ctx, bus: new MemoryEventBus(() => {}) };
+if (only !== "http") await timeIt("use case, no subscribers", () => openMarketOrder(quiet, randomUUID(), input));
 if (only !== "http")
-  await timeIt("use case, no subscribers", () => openMarketOrder(quiet, randomUUID(), input, "by-amount"));
-if (only !== "http")
-  await timeIt("use case + PositionOpened subscribers", () => openMarketOrder(ctx, randomUUID(), input, "by-amount"));
+  await timeIt("use case + PositionOpened subscribers", () => openMarketOrder(ctx, randomUUID(), input));
 const app = await buildApp(config, deps);
 const headers = { "x-api-key": key.apiKey, "x-user-key": key.userKey, "content-type": "application/json" };
 const payload = JSON.stringify({ InstrumentID: 1001, IsBuy: true, Leverage: 1, Amount: 10 });

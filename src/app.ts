@@ -12,6 +12,7 @@ import { registerRateLimit, trustProxyOption } from "./http/rate-limit.js";
 import { requestIdFrom } from "./http/request-id.js";
 import { requestLogger } from "./http/request-logger.js";
 import { registerRouteTable } from "./http/route-table.js";
+import { AJV_OPTIONS } from "./http/validation-messages.js";
 import type { Deps } from "./modules/context.js";
 import { registerHealthRoutes } from "./modules/health/health.routes.js";
 import { createKeyPairAuthenticator } from "./modules/identity/authenticate.js";
@@ -45,7 +46,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
     // Keep-alive sockets must not hold a graceful shutdown open.
     forceCloseConnections: "idle",
     clientErrorHandler,
-    ajv: { customOptions: { allErrors: true, coerceTypes: "array", removeAdditional: true, useDefaults: true } },
+    ajv: { customOptions: AJV_OPTIONS },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   registerRouteTable(app);

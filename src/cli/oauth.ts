@@ -1,5 +1,5 @@
 import { type Command, Option } from "commander";
-import { AppError } from "../core/errors.js";
+import { AppError, invalid } from "../core/errors.js";
 import type { Ctx, Deps } from "../modules/context.js";
 import { passwordProblem } from "../modules/identity/passwords.js";
 import { setPassword } from "../modules/identity/set-password.js";
@@ -30,7 +30,7 @@ export async function passwordFrom(options: {
 /** Fails before anything is written, so `users create --password` never leaves a half-made user. */
 export function checkPassword(password: string): void {
   const problem = passwordProblem(password);
-  if (problem) throw new AppError("ValidationFailed", problem, [{ field: "password", message: problem }]);
+  if (problem) throw invalid("password", problem);
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];

@@ -21,21 +21,35 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-export interface ErrorDetail {
-  /** Where the problem is: a JSON pointer into the body, or `header:x-request-id`, `query:take`... */
+/**
+ * One broken rule, in the use case's words (docs/decisions/0096). The HTTP layer rewrites both
+ * parts for the client: the field to its wire path (`body/Amount`, `querystring/take`,
+ * `params/postId`, `headers/x-request-id`), the problem to a sentence naming that path.
+ */
+export interface Problem {
+  /**
+   * The input, by its domain path: `amount`, `stopLossRate`, `attachments[2].url`,
+   * `items[0].itemId` (dots between properties, brackets around indexes). Never a wire name.
+   */
   field: string;
-  message: string;
+  /**
+   * What is wrong, as the rest of a sentence whose subject is the field, without the final period:
+   * `must be at least 10 USD (the minimum position amount for AAPL); got 9.99 USD`. Another field
+   * is named in braces, `{isNoStopLoss}`, so that each reader sees it in its own terms; what the
+   * client sent is quoted with JSON.stringify.
+   */
+  problem: string;
 }
 
 export class AppError extends Error {
   readonly code: ErrorCode;
-  readonly details: ErrorDetail[] | undefined;
+  readonly problems: readonly Problem[] | undefined;
 
-  constructor(code: ErrorCode, message: string, details?: ErrorDetail[]) {
+  constructor(code: ErrorCode, message: string, problems?: readonly Problem[]) {
     super(message);
     this.name = "AppError";
     this.code = code;
-    this.details = details;
+    this.problems = problems;
   }
 
   get status(): number {
@@ -44,5 +58,40 @@ export class AppError extends Error {
 }
 
 export const notFound = (what: string) => new AppError("NotFound", `${what} was not found`);
-export const validationFailed = (field: string, message: string) =>
-  new AppError("ValidationFailed", message, [{ field, message }]);
+
+/** `Subject problem.`: one sentence, capitalised, ending in a single period. */
+export function sentence(subject: string, problem: string): string {
+  const text = `${subject} ${problem.trim().replace(/[\s.]+$/, "")}`.trim();
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+}
+
+/** `a`, `a or b`, `a, b or c` (with "and" if asked). */
+export function listOf(items: readonly string[], conjunction: "or" | "and" = "or"): string {
+  if (items.length <= 1) return items[0] ?? "";
+  return `${items.slice(0, -1).join(", ")} ${conjunction} ${items.at(-1)}`;
+}
+
+/**
+ * `{field}` references in a problem, each rendered by `name`. Text in double quotes is kept as it
+ * is: a problem quotes what the client sent with JSON.stringify, braces and all.
+ */
+export const renderReferences = (problem: string, name: (field: string) => string) =>
+  problem.replace(/"(?:[^"\\]|\\.)*"|\{([A-Za-z][\w.[\]]*)\}/g, (text, field: string | undefined) =>
+    field === undefined ? text : name(field),
+  );
+
+/**
+ * A 422 naming every broken rule. Its message, for logs and the CLI, says them in domain words;
+ * the HTTP layer writes its own from the wire paths.
+ */
+export function validationFailed(problems: readonly Problem[]): AppError {
+  const clauses = problems.map((p) => `${p.field} ${renderReferences(p.problem, (f) => f).replace(/[\s.]+$/, "")}`);
+  const message =
+    clauses.length === 1
+      ? sentence("", clauses[0]!)
+      : sentence(`The request has ${clauses.length} problems:`, clauses.join("; "));
+  return new AppError("ValidationFailed", message, problems);
+}
+
+/** A 422 for one broken rule. */
+export const invalid = (field: string, problem: string) => validationFailed([{ field, problem }]);

@@ -1,6 +1,7 @@
 import { type TSchema, Type } from "typebox";
 import { type AcceptedScopes, namedScopes, withPrefix } from "../core/scopes.js";
 import { errorResponse, withRateLimitHeaders } from "./schemas.js";
+import type { WireFields } from "./wire-fields.js";
 
 /**
  * Quota groups (the spec's Limits table plus upstream's pools). `default` is the shared pool of
@@ -67,9 +68,10 @@ interface RouteSchema {
 /**
  * Builds the `schema` and `config` of an API route from its access rule: security
  * alternatives, the x-request-id header, every error status it can return, and the
- * RateLimit headers, so that no route can forget one.
+ * RateLimit headers, so that no route can forget one. `fields` names the wire path of each domain
+ * field the route's use case may report that the schemas do not name the same (src/http/wire-fields.ts).
  */
-export function api<S extends RouteSchema>(access: Access, schema: S, prefix: string) {
+export function api<S extends RouteSchema>(access: Access, schema: S, prefix: string, fields?: WireFields) {
   const headers = Type.Object({
     "x-request-id": access.requestIdRequired
       ? Type.String({ format: "uuid", description: "A unique request identifier (uuid), required" })
@@ -102,7 +104,7 @@ export function api<S extends RouteSchema>(access: Access, schema: S, prefix: st
     errors[415] = errorResponse(415, "Content type other than application/json");
   }
   return {
-    config: { access },
+    config: { access, ...(fields ? { fields } : {}) },
     schema: {
       ...schema,
       ...(schema.querystring ? { querystring: withDefaultsOptional(schema.querystring) } : {}),

@@ -2,15 +2,24 @@ import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance } from "fastify";
 import { InsufficientPermissions } from "../core/access.js";
-import { AppError, type ErrorCode, type ErrorDetail } from "../core/errors.js";
+import { AppError, type ErrorCode, listOf, renderReferences, sentence } from "../core/errors.js";
 import { newId } from "../core/ids.js";
 import { withPrefix } from "../core/scopes.js";
 import { allowedMethods } from "./route-table.js";
+import { type SchemaError, schemaDetails, type WireDetail } from "./validation-messages.js";
+import { named, type RouteNames, referenceOf, subjectOf, type WireFields, wirePathOf } from "./wire-fields.js";
 
 interface Mapped {
   code: ErrorCode;
   message: string;
-  details?: ErrorDetail[] | undefined;
+  details?: WireDetail[] | undefined;
+}
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** The route's domain names whose wire path differs by more than casing (src/http/wire-fields.ts). */
+    fields?: WireFields;
+  }
 }
 
 const FRAMEWORK_ERRORS: Record<string, Mapped> = {
@@ -20,14 +29,15 @@ const FRAMEWORK_ERRORS: Record<string, Mapped> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { code: "BadRequest", message: "The body is not valid JSON" },
 };
 
-function validationDetails(error: FastifyError): ErrorDetail[] {
-  const where = error.validationContext ?? "body";
-  return (error.validation ?? []).map((v) => {
-    const missing = (v.params as { missingProperty?: string } | undefined)?.missingProperty;
-    const path = [v.instancePath.replace(/^\//, ""), missing].filter(Boolean).join("/");
-    const message = missing ? "is required" : (v.message ?? "is not valid");
-    return { field: path ? `${where}/${path}` : where, message };
-  });
+function validationDetails(error: FastifyError): WireDetail[] {
+  return schemaDetails((error.validation ?? []) as SchemaError[], error.validationContext ?? "body");
+}
+
+/** A 422's errorMessage: its one detail, or one sentence listing the fields. */
+function validationMessage(details: readonly WireDetail[]): string {
+  if (details.length === 1) return details[0]!.message;
+  const fields = [...new Set(details.map((d) => named(d.field)))];
+  return sentence(`The request has ${details.length} problems`, `in ${listOf(fields, "and")}; see details`);
 }
 
 /** A 403 names every scope the operation accepts, as a client would ask for it (prefixed). */
@@ -40,18 +50,33 @@ function insufficientPermissions(error: InsufficientPermissions, scopePrefix: st
   };
 }
 
-/** Maps anything thrown to the public error model; unknown errors never leak their text. */
-export function mapError(error: unknown, scopePrefix: string): Mapped {
+/**
+ * Maps anything thrown to the public error model; unknown errors never leak their text. A use
+ * case's problems name domain fields: `route` (its schemas and declared names) turns them into
+ * wire paths and sentences.
+ */
+export function mapError(error: unknown, scopePrefix: string, route: RouteNames = {}): Mapped {
   if (error instanceof InsufficientPermissions) return insufficientPermissions(error, scopePrefix);
-  if (error instanceof AppError) return { code: error.code, message: error.message, details: error.details };
+  if (error instanceof AppError) {
+    if (!error.problems || error.problems.length === 0) return { code: error.code, message: error.message };
+    const wire = (field: string) => wirePathOf(field, route);
+    const details = error.problems.map((p) => {
+      const field = wire(p.field);
+      return {
+        field,
+        message: sentence(
+          subjectOf(field),
+          renderReferences(p.problem, (f) => referenceOf(wire(f))),
+        ),
+      };
+    });
+    const message = error.code === "ValidationFailed" ? validationMessage(details) : error.message;
+    return { code: error.code, message, details };
+  }
   const fe = error as Partial<FastifyError>;
   if (fe.validation) {
     const details = validationDetails(fe as FastifyError);
-    return {
-      code: "ValidationFailed",
-      message: `Validation failed: ${details.map((d) => `${d.field} ${d.message}`).join("; ")}`,
-      details,
-    };
+    return { code: "ValidationFailed", message: validationMessage(details), details };
   }
   if (fe.code && FRAMEWORK_ERRORS[fe.code]) return FRAMEWORK_ERRORS[fe.code]!;
   if (fe.code === "FST_ERR_CTP_BODY_TOO_LARGE" || fe.statusCode === 413) {
@@ -71,7 +96,8 @@ export function registerErrorHandling(
   scopePrefix: string,
 ): void {
   app.setErrorHandler((error, request, reply) => {
-    const mapped = mapError(error, scopePrefix);
+    const route = error instanceof AppError && error.problems ? request.routeOptions : undefined;
+    const mapped = mapError(error, scopePrefix, route ? { schema: route.schema, fields: route.config.fields } : {});
     const status = statusOf(mapped.code);
     if (status >= 500) request.log.error({ err: error }, "request failed");
     else request.log.info({ errorCode: mapped.code }, mapped.message);

@@ -10,8 +10,10 @@ export const ErrorBody = Type.Object(
     details: Type.Optional(
       Type.Array(
         Type.Object({
-          field: Type.String({ description: "Where: `body/…`, `query/…`, `header/…`, `params/…`" }),
-          message: Type.String(),
+          field: Type.String({
+            description: "The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…`",
+          }),
+          message: Type.String({ description: "One sentence naming the field and what is wrong with it" }),
         }),
       ),
     ),

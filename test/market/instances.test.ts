@@ -161,12 +161,14 @@ describe.each(withRedis ? engines() : [])("one price stream for two instances on
     const ctx = withActor(follow.deps, actor);
     const bid = (await currentQuotes(follow.deps, [1003])).get(1003)!.bid;
     const stopLossRate = Math.round(bid * 0.95 * 100) / 100;
-    const opened = await openMarketOrder(
-      ctx,
-      randomUUID(),
-      { instrumentId: 1003, isBuy: true, leverage: 1, amount: 100, stopLossRate, takeProfitRate: 0 },
-      "by-amount",
-    );
+    const opened = await openMarketOrder(ctx, randomUUID(), {
+      instrumentId: 1003,
+      isBuy: true,
+      leverage: 1,
+      amount: 100,
+      stopLossRate,
+      takeProfitRate: 0,
+    });
     const positionId = opened.order.positionId;
     // Opened on the follower, watched on both (PositionOpened runs everywhere).
     await until("both instances watch the stop", () =>

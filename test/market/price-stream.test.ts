@@ -142,12 +142,14 @@ describe.each(engines())("triggers on a follower on %s", (engine) => {
     ]);
   };
   const open = (input: { stopLossRate: number; isTslEnabled?: boolean }) =>
-    openMarketOrder(
-      ctx,
-      randomUUID(),
-      { instrumentId: 1003, isBuy: true, leverage: 1, amount: 100, takeProfitRate: 0, ...input },
-      "by-amount",
-    );
+    openMarketOrder(ctx, randomUUID(), {
+      instrumentId: 1003,
+      isBuy: true,
+      leverage: 1,
+      amount: 100,
+      takeProfitRate: 0,
+      ...input,
+    });
 
   it("follows a trailing stop on applied ticks, leaves the close to the leader, and closes it once on taking over", async () => {
     await applied(400);

@@ -226,15 +226,15 @@ describe.each(engines())("social interactions on %s", (engine) => {
     expect(d.post.metadata.poll.options.map((o: { votesCount: number }) => o.votesCount)).toEqual([0, 0, 0]);
 
     const other = await c.poll(alice);
-    expect(
-      (
-        await c.call(
-          bob,
-          "POST",
-          `/api/v1/posts/${poll.id}/polls/${other.metadata.poll.id}/options/${other.metadata.poll.options[0]!.id}/votes`,
-        )
-      ).statusCode,
-    ).toBe(422);
+    const foreign = await c.call(
+      bob,
+      "POST",
+      `/api/v1/posts/${poll.id}/polls/${other.metadata.poll.id}/options/${other.metadata.poll.options[0]!.id}/votes`,
+    );
+    expect(foreign.statusCode).toBe(422);
+    expect(foreign.json().details).toEqual([
+      { field: "params/pollId", message: "Path parameter pollId must be the id of this post's poll." },
+    ]);
     expect(
       (await c.call(bob, "POST", `/api/v1/posts/${poll.id}/polls/${pollId}/options/999999/votes`)).statusCode,
     ).toBe(404);
@@ -296,7 +296,9 @@ describe.each(engines())("social interactions on %s", (engine) => {
       .where("followerId", "=", fan.user.id)
       .execute();
     expect(rows).toHaveLength(1);
-    expect((await c.call(fan, "POST", `/api/v1/users/${fan.user.gcid}/follows`)).statusCode).toBe(422);
+    const self = await c.call(fan, "POST", `/api/v1/users/${fan.user.gcid}/follows`);
+    expect(self.statusCode).toBe(422);
+    expect(self.json().errorMessage).toBe("Path parameter userId must name another user: you cannot follow yourself.");
     expect((await c.call(fan, "POST", "/api/v1/users/nobody_at_all/follows")).statusCode).toBe(404);
     await c.ok(fan, "DELETE", `/api/v1/users/${idol.user.gcid}/follows`, undefined, 204);
     expect(

@@ -81,6 +81,9 @@ describe.each(engines())("social posts and polls on %s", (engine) => {
     const res = await c.call(alice, "POST", "/api/v1/feeds/post", { owner: bob.user.gcid, message: "spoof" });
     expect(res.statusCode).toBe(403);
     expect(res.json().errorCode).toBe("Forbidden");
+    expect(res.json().details).toEqual([
+      { field: "body/owner", message: "Body field owner must be the caller's gcid, or be left out." },
+    ]);
   });
 
   const field = async (url: string, payload: unknown) => {
@@ -120,6 +123,35 @@ describe.each(engines())("social posts and polls on %s", (engine) => {
   ])("POST posts: 422 for %s, naming the field", async (_name, payload, expected) => {
     expect(await field("/api/v1/posts", payload)).toContain(expected);
     expect(await field("/api/v1/feeds/post", payload)).toContain(expected);
+  });
+
+  it("names each problem the use case finds by its wire path, in one sentence", async () => {
+    const res = await c.call(alice, "POST", "/api/v1/posts", {
+      message: "m",
+      tags: { tags: [{ id: "AAPL" }] },
+      mentions: { mentions: [{ userName: "nobody_here" }] },
+      attachments: [{ url: "javascript:alert(1)" }, { url: "https://e.com", mediaType: "Image" }],
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().details).toEqual([
+      { field: "body/attachments/0/url", message: "Body field attachments/0/url must be an absolute http(s) URL." },
+      {
+        field: "body/attachments/1/media/image",
+        message: "Body field attachments/1/media/image is required when mediaType is Image.",
+      },
+      {
+        field: "body/tags/tags/0/id",
+        message: 'Body field tags/tags/0/id must be an instrument id (digits); got "AAPL".',
+      },
+      {
+        field: "body/mentions/mentions/0/userName",
+        message: 'Body field mentions/mentions/0/userName must name a user; no user is "nobody_here".',
+      },
+    ]);
+    expect(res.json().errorMessage).toBe(
+      "The request has 4 problems in body/attachments/0/url, body/attachments/1/media/image, body/tags/tags/0/id " +
+        "and body/mentions/mentions/0/userName; see details.",
+    );
   });
 
   it("accepts exactly 1000 characters (code points)", async () => {

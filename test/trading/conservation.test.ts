@@ -62,18 +62,13 @@ describe.each(engines())("conservation of demo money on %s", (engine) => {
           if (op.op === "open") {
             const q = (await currentQuotes(h.deps, [op.instrument])).get(op.instrument)!;
             try {
-              const r = await openMarketOrder(
-                ctx,
-                randomUUID(),
-                {
-                  instrumentId: op.instrument,
-                  isBuy: op.isBuy,
-                  leverage: op.leverage,
-                  amount: op.cents / 100,
-                  stopLossRate: op.sl ? (op.isBuy ? q.bid * 0.9 : q.ask * 1.1) : null,
-                },
-                "by-amount",
-              );
+              const r = await openMarketOrder(ctx, randomUUID(), {
+                instrumentId: op.instrument,
+                isBuy: op.isBuy,
+                leverage: op.leverage,
+                amount: op.cents / 100,
+                stopLossRate: op.sl ? (op.isBuy ? q.bid * 0.9 : q.ask * 1.1) : null,
+              });
               open.push(r.order.positionId);
             } catch (error) {
               // Running out of cash is a legitimate outcome of a random walk of orders.

@@ -23,12 +23,14 @@ describe.each(engines())("trigger index rebuilt from the store on %s", (engine) 
     h.deps.market.useSource(new RecordedSource({ 1003: [400] }, h.deps.market.steps));
     await h.deps.market.tick();
     const open = (sl: number, tp: number) =>
-      openMarketOrder(
-        ctx,
-        randomUUID(),
-        { instrumentId: 1003, isBuy: true, leverage: 1, amount: 100, stopLossRate: sl, takeProfitRate: tp },
-        "by-amount",
-      );
+      openMarketOrder(ctx, randomUUID(), {
+        instrumentId: 1003,
+        isBuy: true,
+        leverage: 1,
+        amount: 100,
+        stopLossRate: sl,
+        takeProfitRate: tp,
+      });
     const a = await open(390, 0);
     const b = await open(0, 420);
     await open(0, 0);
@@ -54,12 +56,14 @@ describe.each(engines())("trigger index rebuilt from the store on %s", (engine) 
     await currentQuotes(h.deps, [1003]);
     h.deps.market.useSource(new RecordedSource({ 1003: [400] }, h.deps.market.steps));
     await h.deps.market.tick();
-    const { order } = await openMarketOrder(
-      ctx,
-      randomUUID(),
-      { instrumentId: 1003, isBuy: true, leverage: 1, amount: 100, stopLossRate: 390, isTslEnabled: true },
-      "by-amount",
-    );
+    const { order } = await openMarketOrder(ctx, randomUUID(), {
+      instrumentId: 1003,
+      isBuy: true,
+      leverage: 1,
+      amount: 100,
+      stopLossRate: 390,
+      isTslEnabled: true,
+    });
     const index = triggerIndexOf(h.deps);
     h.deps.market.useSource(new RecordedSource({ 1003: [420] }, h.deps.market.steps));
     await h.deps.market.tick();

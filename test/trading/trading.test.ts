@@ -137,11 +137,21 @@ describe.each(engines())("demo trading on %s", (engine) => {
   describe("validation: 422 with the reason", () => {
     const cases: [string, (q: { bid: number; ask: number }) => Record<string, unknown>, string, RegExp][] = [
       ["an unknown instrument", () => ({ ...order, InstrumentID: 987654 }), "body/InstrumentID", /no instrument/],
-      ["a leverage the instrument does not allow", () => ({ ...order, Leverage: 3 }), "body/Leverage", /1, 2, 5/],
-      ["an amount below the instrument's minimum", () => ({ ...order, Amount: 9.99 }), "body/Amount", /minimum of 10/],
+      ["a leverage the instrument does not allow", () => ({ ...order, Leverage: 3 }), "body/Leverage", /1, 2 or 5/],
+      [
+        "an amount below the instrument's minimum",
+        () => ({ ...order, Amount: 9.99 }),
+        "body/Amount",
+        /^Body field Amount must be at least 10 USD \(the minimum position amount for AAPL\); got 9\.99 USD\.$/,
+      ],
       ["more than two decimals", () => ({ ...order, Amount: 10.001 }), "body/Amount", /2 decimals/],
       ["a negative amount", () => ({ ...order, Amount: -5 }), "body/Amount", /positive/],
-      ["more than the available cash", () => ({ ...order, Amount: 100000.01 }), "body/Amount", /available/],
+      [
+        "more than the available cash",
+        () => ({ ...order, Amount: 100000.01 }),
+        "body/Amount",
+        /^Body field Amount must be at most the available cash, 100000 USD; got 100000\.01 USD\.$/,
+      ],
       [
         "a buy's stop-loss not below the bid",
         (q) => ({ ...order, StopLossRate: q.bid }),
@@ -202,6 +212,10 @@ describe.each(engines())("demo trading on %s", (engine) => {
         const detail = err.details.find((d: { field: string }) => d.field === field);
         expect(detail, JSON.stringify(err.details)).toBeDefined();
         expect(detail.message).toMatch(message);
+        // Each detail is one sentence naming its wire field; so is errorMessage.
+        for (const d of err.details) expect(d.message).toMatch(/^[A-Z][^\n]*\.$/);
+        if (err.details.length === 1) expect(err.errorMessage).toBe(err.details[0].message);
+        else expect(err.errorMessage).toMatch(/^The request has \d+ problems in .+; see details\.$/);
         // Nothing was opened and nothing debited.
         const p = (await get(PORTFOLIO, u.headers)).json().clientPortfolio;
         expect(p.positions).toEqual([]);
@@ -214,9 +228,26 @@ describe.each(engines())("demo trading on %s", (engine) => {
       const { "x-request-id": _drop, ...noId } = u.headers;
       const missing = await h.app.inject({ method: "POST", url: BY_AMOUNT, headers: noId, payload: order });
       expect(missing.statusCode).toBe(422);
-      expect(missing.json().details[0].field).toBe("headers/x-request-id");
+      expect(missing.json().details).toEqual([
+        { field: "headers/x-request-id", message: "Header x-request-id is required." },
+      ]);
       const bad = await post(BY_AMOUNT, u.headers, order, "not-a-uuid");
       expect(bad.statusCode).toBe(422);
+      expect(bad.json().errorMessage).toBe("Header x-request-id must be a UUID.");
+    });
+
+    it("several broken rules: one 422, a detail each, errorMessage listing the wire fields", async () => {
+      const u = await trader();
+      const res = await post(BY_AMOUNT, u.headers, { ...order, Leverage: 3, Amount: 9.99 });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().errorMessage).toBe("The request has 2 problems in body/Leverage and body/Amount; see details.");
+      expect(res.json().details).toEqual([
+        { field: "body/Leverage", message: "Body field Leverage must be one of 1, 2 or 5 for AAPL; got 3." },
+        {
+          field: "body/Amount",
+          message: "Body field Amount must be at least 10 USD (the minimum position amount for AAPL); got 9.99 USD.",
+        },
+      ]);
     });
   });
 
@@ -246,6 +277,12 @@ describe.each(engines())("demo trading on %s", (engine) => {
       const other = await post(BY_AMOUNT, u.headers, { ...order, Amount: 2000 }, id);
       expect(other.statusCode).toBe(409);
       expect(other.json().errorCode).toBe("Conflict");
+      expect(other.json().details).toEqual([
+        {
+          field: "headers/x-request-id",
+          message: "Header x-request-id was already used with a different body or operation.",
+        },
+      ]);
       const onUnits = await post(
         BY_UNITS,
         u.headers,
@@ -349,7 +386,10 @@ describe.each(engines())("demo trading on %s", (engine) => {
       expect((await post(closeUrl(99999999), owner.headers, { InstrumentID: AAPL })).statusCode).toBe(404);
       const wrong = await post(closeUrl(o.positionID), owner.headers, { InstrumentID: BTC });
       expect(wrong.statusCode).toBe(422);
-      expect(wrong.json().details[0].field).toBe("body/InstrumentID");
+      expect(wrong.json().details[0]).toEqual({
+        field: "body/InstrumentID",
+        message: `Body field InstrumentID must be the instrument of position ${o.positionID}, ${AAPL}; got ${BTC}.`,
+      });
       const tooMany = await post(closeUrl(o.positionID), owner.headers, {
         InstrumentID: AAPL,
         UnitsToDeduct: o.units * 2,

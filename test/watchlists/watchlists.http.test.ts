@@ -337,10 +337,16 @@ describe.each(engines())("watchlists over HTTP on %s", (engine) => {
       (await u.api.call("PUT", `${BASE}/${w.watchlistId}?newName=${encodeURIComponent("  New name ")}`)).statusCode,
     ).toBe(204);
     expect((await u.api.get(w.watchlistId)).name).toBe("New name");
-    for (const bad of ["%20%20", "x".repeat(101)]) {
+    for (const [bad, message] of [
+      // The use case's rule, reported on its domain field `name`, named on the wire.
+      ["%20%20", "Query parameter newName must not be empty or only spaces."],
+      // The schema's bound.
+      ["x".repeat(101), "Query parameter newName must be at most 100 characters long."],
+    ]) {
       const res = await u.api.call("PUT", `${BASE}/${w.watchlistId}?newName=${bad}`);
       expect(res.statusCode).toBe(422);
-      expect(res.json().details[0].field).toBe("querystring/newName");
+      expect(res.json().details).toEqual([{ field: "querystring/newName", message }]);
+      expect(res.json().errorMessage).toBe(message);
     }
     const missing = await u.api.call("PUT", `${BASE}/${w.watchlistId}`);
     expect(missing.statusCode).toBe(422);

@@ -67,7 +67,7 @@ describe("dynamic watchlist queries", () => {
       } catch (error) {
         expect(error).toBeInstanceOf(AppError);
         expect((error as AppError).code).toBe("ValidationFailed");
-        expect((error as AppError).details?.[0]?.field).toBe("querystring/dynamicQuery");
+        expect((error as AppError).problems?.[0]?.field).toBe("dynamicQuery");
       }
     }
   });

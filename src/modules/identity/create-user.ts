@@ -1,6 +1,6 @@
 import { requireSystem } from "../../core/access.js";
 import { isoNow } from "../../core/clock.js";
-import { AppError, type ErrorDetail } from "../../core/errors.js";
+import { AppError, type Problem, validationFailed } from "../../core/errors.js";
 import { newId } from "../../core/ids.js";
 import { type Ctx, transact } from "../context.js";
 import { identityRepository, type UserRow } from "./identity.repository.js";
@@ -18,20 +18,18 @@ const USERNAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{2,31}$/;
 
 export async function createUser(ctx: Ctx, input: CreateUserInput): Promise<UserRow> {
   requireSystem(ctx.actor);
-  const problems: ErrorDetail[] = [];
+  const problems: Problem[] = [];
   if (!USERNAME_RE.test(input.username)) {
     problems.push({
       field: "username",
-      message: "username must be 3 to 32 letters, digits, '.', '_' or '-', starting with a letter or digit",
+      problem: "must be 3 to 32 letters, digits, '.', '_' or '-', starting with a letter or digit",
     });
   }
   for (const field of ["firstName", "lastName", "middleName"] as const) {
     const value = input[field];
-    if (value !== undefined && value.length > 64) {
-      problems.push({ field, message: `${field} must be at most 64 characters` });
-    }
+    if (value !== undefined && value.length > 64) problems.push({ field, problem: "must be at most 64 characters" });
   }
-  if (problems.length > 0) throw new AppError("ValidationFailed", problems[0]!.message, problems);
+  if (problems.length > 0) throw validationFailed(problems);
 
   return transact(ctx, async (trx, record) => {
     const repo = identityRepository(trx);

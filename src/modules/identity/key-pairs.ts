@@ -47,7 +47,7 @@ export function parseScopes(raw: readonly string[], prefix: string): string[] {
     throw new AppError(
       "ValidationFailed",
       `Unknown scope${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}`,
-      unknown.map((s) => ({ field: "scopes", message: `unknown scope "${s}"` })),
+      unknown.map((s) => ({ field: "scopes", problem: `names an unknown scope "${s}"` })),
     );
   }
   return [...new Set(parts.map((s) => normalizeScope(s, prefix) as string))];

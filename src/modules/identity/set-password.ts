@@ -1,5 +1,5 @@
 import { requireSystem } from "../../core/access.js";
-import { validationFailed } from "../../core/errors.js";
+import { invalid } from "../../core/errors.js";
 import type { Ctx } from "../context.js";
 import { identityRepository } from "./identity.repository.js";
 import { hashPassword, passwordProblem } from "./passwords.js";
@@ -13,7 +13,7 @@ export async function setPassword(
 ): Promise<{ userId: string; username: string }> {
   requireSystem(ctx.actor);
   const problem = passwordProblem(password);
-  if (problem) throw validationFailed("password", problem);
+  if (problem) throw invalid("password", problem);
   const user = await resolveUser(ctx.db.kysely, userRef);
   await identityRepository(ctx.db.kysely).setPasswordHash(user.id, await hashPassword(password));
   return { userId: user.id, username: user.username };

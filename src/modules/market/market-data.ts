@@ -1,6 +1,6 @@
 import { requireUser } from "../../core/access.js";
 import type { Actor } from "../../core/actor.js";
-import { AppError } from "../../core/errors.js";
+import { AppError, invalid } from "../../core/errors.js";
 import type { Ctx } from "../context.js";
 import type { Candle, CandleInterval, Quote } from "./engine.js";
 import { type InstrumentDetail, listInstruments, searchInstrumentsPage } from "./find-instruments.js";
@@ -36,15 +36,9 @@ export interface RatesResult {
 export async function getRates(ctx: Ctx, ids: readonly number[]): Promise<RatesResult> {
   caller(ctx.actor);
   const unique = [...new Set(ids)];
-  if (unique.length === 0) {
-    throw new AppError("ValidationFailed", "instrumentIds needs at least one id", [
-      { field: "querystring/instrumentIds", message: "must list at least one instrument id" },
-    ]);
-  }
+  // The schema's pattern asks for at least one id; it cannot count distinct ones.
   if (unique.length > MAX_RATE_IDS) {
-    throw new AppError("ValidationFailed", `At most ${MAX_RATE_IDS} instrument ids per request`, [
-      { field: "querystring/instrumentIds", message: `must list at most ${MAX_RATE_IDS} ids (got ${unique.length})` },
-    ]);
+    throw invalid("instrumentIds", `must list at most ${MAX_RATE_IDS} distinct ids; got ${unique.length}`);
   }
   const quotes = await currentQuotes(ctx, unique);
   return {

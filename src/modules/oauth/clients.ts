@@ -1,6 +1,6 @@
 import { requireSystem } from "../../core/access.js";
 import { isoNow } from "../../core/clock.js";
-import { AppError, type ErrorDetail } from "../../core/errors.js";
+import { type Problem, validationFailed } from "../../core/errors.js";
 import { hashSecret, newId, newSecret, sameHash } from "../../core/ids.js";
 import type { Ctx, Deps } from "../context.js";
 import { type ClientRow, oauthRepository } from "./oauth.repository.js";
@@ -78,20 +78,19 @@ export function redirectUriMatches(registered: readonly string[], candidate: str
 
 export async function createClient(ctx: Ctx, input: CreateClientInput): Promise<CreatedClient> {
   requireSystem(ctx.actor);
-  const problems: ErrorDetail[] = [];
+  const problems: Problem[] = [];
   const name = input.name.trim();
-  if (name.length < 1 || name.length > 80) problems.push({ field: "name", message: "name must be 1 to 80 characters" });
-  if (input.redirectUris.length === 0)
-    problems.push({ field: "redirectUri", message: "at least one redirect URI is required" });
-  for (const uri of input.redirectUris) {
+  if (name.length < 1 || name.length > 80) problems.push({ field: "name", problem: "must be 1 to 80 characters" });
+  if (input.redirectUris.length === 0) problems.push({ field: "redirectUris", problem: "must hold at least one URI" });
+  for (const [i, uri] of input.redirectUris.entries()) {
     const problem = redirectUriProblem(uri);
-    if (problem) problems.push({ field: "redirectUri", message: problem });
+    if (problem) problems.push({ field: `redirectUris[${i}]`, problem: `is refused (${problem})` });
   }
   const environment = (input.environment ?? "demo").toLowerCase();
   if (environment !== "demo" && environment !== "real") {
-    problems.push({ field: "environment", message: `environment must be demo or real (got "${input.environment}")` });
+    problems.push({ field: "environment", problem: `must be demo or real (got "${input.environment}")` });
   }
-  if (problems.length > 0) throw new AppError("ValidationFailed", problems.map((p) => p.message).join("; "), problems);
+  if (problems.length > 0) throw validationFailed(problems);
 
   const clientId = `sta_client_${newId().replaceAll("-", "")}`;
   const clientSecret = input.isPublic ? undefined : newSecret("sta_cs");

@@ -1,6 +1,6 @@
 import { requireSystem } from "../../core/access.js";
 import { isoNow } from "../../core/clock.js";
-import { AppError } from "../../core/errors.js";
+import { AppError, invalid } from "../../core/errors.js";
 import { newId } from "../../core/ids.js";
 import type { Ctx } from "../context.js";
 import { parseScopes } from "../identity/key-pairs.js";
@@ -35,9 +35,7 @@ export async function mintAccessToken(ctx: Ctx, input: MintTokenInput): Promise<
   requireSystem(ctx.actor);
   const ttl = input.ttlSeconds ?? ctx.config.oauth.accessTokenTtl;
   if (!Number.isInteger(ttl) || ttl < 60 || ttl > MAX_TOKEN_TTL) {
-    throw new AppError("ValidationFailed", `ttl must be a whole number of seconds from 60 to ${MAX_TOKEN_TTL}`, [
-      { field: "ttl", message: `must be from 60 to ${MAX_TOKEN_TTL} seconds` },
-    ]);
+    throw invalid("ttl", `must be a whole number of seconds from 60 to ${MAX_TOKEN_TTL}`);
   }
   const environment = (input.environment ?? "demo").toLowerCase();
   if (environment !== "demo" && environment !== "real") {

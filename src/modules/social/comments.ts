@@ -1,5 +1,5 @@
 import { isoNow } from "../../core/clock.js";
-import { AppError } from "../../core/errors.js";
+import { AppError, invalid } from "../../core/errors.js";
 import { newId } from "../../core/ids.js";
 import { type Ctx, transact } from "../context.js";
 import { resolveUserRefs } from "../identity/user-profiles.js";
@@ -53,8 +53,8 @@ export async function createComment(ctx: Ctx, target: CommentTarget, input: Comm
   const post = await actionablePost(ctx, target.postId, actor.userId);
   const parent = target.commentId ? await liveComment(ctx, post.id, target.commentId, null) : null;
   const p = new Problems();
-  const text = checkText(p, "body/message", input.message, COMMENT_MAX);
-  const attachments = checkAttachments(p, "body/attachments", input.attachments);
+  const text = checkText(p, "message", input.message, COMMENT_MAX);
+  const attachments = checkAttachments(p, "attachments", input.attachments);
   p.throwIfAny();
   const me = await actorRecord(ctx, actor);
   const names = [...new Set([...text.matchAll(MENTION_RE)].map((m) => m[1]!))];
@@ -180,9 +180,7 @@ export async function listComments(
   if (q.offsetEntityId) {
     const cursor = await repo.findComment(q.offsetEntityId);
     if (!cursor || cursor.postId !== post.id) {
-      throw new AppError("ValidationFailed", "offsetEntityId is not an item of this list", [
-        { field: "querystring/offsetEntityId", message: "is not an item of this list" },
-      ]);
+      throw invalid("offsetEntityId", "must be the id of an item of this list");
     }
     after = cursor.seq;
   }

@@ -1,4 +1,4 @@
-import { AppError, type ErrorDetail } from "../../core/errors.js";
+import { type Problem, validationFailed } from "../../core/errors.js";
 import { newId } from "../../core/ids.js";
 import type { Deps } from "../context.js";
 import { resolveUserRefs, type UserRecord } from "../identity/user-profiles.js";
@@ -11,25 +11,28 @@ export interface AttachmentInput {
   title?: string | undefined;
   host?: string | undefined;
   description?: string | undefined;
-  mediaType?: string | undefined;
+  mediaType?: "None" | "Link" | "Image" | undefined;
   media?: { image?: { width: number; height: number; url: string } | undefined } | undefined;
 }
 
-export const MEDIA_TYPES = ["None", "Link", "Image"] as const;
-
-/** Collects every problem of a request, so that one 422 names them all. */
+/**
+ * Collects every problem of a request, so that one 422 names them all. Fields are domain paths
+ * (`attachments[0].url`); the HTTP layer names them on the wire.
+ */
 export class Problems {
-  readonly list: ErrorDetail[] = [];
-  add(field: string, message: string): void {
-    this.list.push({ field, message });
+  readonly list: Problem[] = [];
+  add(field: string, problem: string): void {
+    this.list.push({ field, problem });
   }
   throwIfAny(): void {
-    if (this.list.length > 0)
-      throw new AppError("ValidationFailed", this.list.map((p) => `${p.field} ${p.message}`).join("; "), this.list);
+    if (this.list.length > 0) throw validationFailed(this.list);
   }
 }
 
-/** Text of a post or comment: present, not blank, at most `max` characters (code points). */
+/**
+ * Text of a post or comment: present, not blank, at most `max` characters (code points). The
+ * schemas cannot say "not only spaces", and the length differs by use case (posts, comments).
+ */
 export function checkText(
   p: Problems,
   field: string,
@@ -38,8 +41,9 @@ export function checkText(
   allowEmpty = false,
 ): string {
   const value = text ?? "";
-  if (!allowEmpty && value.trim() === "") p.add(field, "must not be empty");
-  if ([...value].length > max) p.add(field, `must be at most ${max} characters`);
+  if (!allowEmpty && value.trim() === "") p.add(field, "must not be empty or only spaces");
+  const length = [...value].length;
+  if (length > max) p.add(field, `must be at most ${max} characters long; got ${length}`);
   return value;
 }
 
@@ -52,22 +56,23 @@ function httpUrl(value: string): URL | null {
   }
 }
 
-/** Validates and normalises attachments into the stored request form. */
+/**
+ * Validates and normalises attachments into the stored request form. The schema bounds lengths
+ * and `mediaType`; what it cannot say is checked here: http(s) URLs, and an Image's image.
+ */
 export function checkAttachments(
   p: Problems,
   field: string,
   input: readonly AttachmentInput[] | undefined,
 ): AttachmentView[] {
   return (input ?? []).map((a, i) => {
-    const at = `${field}/${i}`;
+    const at = `${field}[${i}]`;
     const url = httpUrl(a.url ?? "");
-    if (!url) p.add(`${at}/url`, "must be an absolute http(s) URL");
+    if (!url) p.add(`${at}.url`, "must be an absolute http(s) URL");
     const mediaType = a.mediaType ?? "None";
-    if (!(MEDIA_TYPES as readonly string[]).includes(mediaType))
-      p.add(`${at}/mediaType`, `must be one of ${MEDIA_TYPES.join(", ")}`);
     const image = a.media?.image;
-    if (image && !httpUrl(image.url ?? "")) p.add(`${at}/media/image/url`, "must be an absolute http(s) URL");
-    if (mediaType === "Image" && !image) p.add(`${at}/media/image`, "is required when mediaType is Image");
+    if (image && !httpUrl(image.url ?? "")) p.add(`${at}.media.image.url`, "must be an absolute http(s) URL");
+    if (mediaType === "Image" && !image) p.add(`${at}.media.image`, `is required when {${at}.mediaType} is Image`);
     return {
       url: a.url,
       title: a.title ?? "",
@@ -115,9 +120,9 @@ export function checkedEdit(
   now: string,
 ) {
   const p = new Problems();
-  const text = checkText(p, "body/message", input.message, maxLength);
+  const text = checkText(p, "message", input.message, maxLength);
   const attachments =
-    input.attachments === undefined ? undefined : checkAttachments(p, "body/attachments", input.attachments);
+    input.attachments === undefined ? undefined : checkAttachments(p, "attachments", input.attachments);
   p.throwIfAny();
   return {
     text,
@@ -143,8 +148,9 @@ export async function resolveTags(
   );
   const out: number[] = [];
   ids.forEach((id, i) => {
-    if (id === null) p.add(`${field}/${i}/id`, "must be an instrument id");
-    else if (!found.has(id)) p.add(`${field}/${i}/id`, `no instrument ${id}`);
+    if (id === null)
+      p.add(`${field}[${i}].id`, `must be an instrument id (digits); got ${JSON.stringify(list[i]!.id)}`);
+    else if (!found.has(id)) p.add(`${field}[${i}].id`, `must name an instrument; no instrument has id ${id}`);
     else if (!out.includes(id)) out.push(id);
   });
   return out;
@@ -174,10 +180,13 @@ export async function resolveMentions(
     const ref = refs[i]!;
     const sub = m.id?.trim() ? "id" : "userName";
     const user = ref === "" ? undefined : found.get(ref);
-    if (ref === "") p.add(`${field}/${i}`, "needs an id or a userName");
-    else if (!user) p.add(`${field}/${i}/${sub}`, `no user "${ref}"`);
+    if (ref === "") p.add(`${field}[${i}]`, `needs an {${field}[${i}].id} or a {${field}[${i}].userName}`);
+    else if (!user) p.add(`${field}[${i}].${sub}`, `must name a user; no user is ${JSON.stringify(ref)}`);
     else if (m.id?.trim() && m.userName?.trim() && m.userName.trim().toLowerCase() !== user.username.toLowerCase()) {
-      p.add(`${field}/${i}/userName`, `does not match the user with id "${ref}"`);
+      p.add(
+        `${field}[${i}].userName`,
+        `must be the user name of the user with id ${JSON.stringify(ref)} (or be left out)`,
+      );
     } else if (!out.some((o) => o.user.userId === user.userId)) out.push({ user, isDirect: m.isDirect ?? true });
   }
   return out;

@@ -8,33 +8,31 @@ import { socialRepository } from "./social.repository.js";
 import { MESSAGE_MAX } from "./social.schemas.js";
 import type { PostView } from "./social.view.js";
 
-export const POLL_OPTIONS_MIN = 2;
-export const POLL_OPTIONS_MAX = 4;
-
 export interface CreatePollInput {
   message: string;
   poll: { title: string; options: { text: string; index: number }[] };
   attachments?: AttachmentInput[] | undefined;
 }
 
-/** A poll post. Title and options are immutable afterwards: no operation changes them. */
+/**
+ * A poll post. Title and options are immutable afterwards: no operation changes them. The schema
+ * bounds the title and option lengths, the number of options and each index; what it cannot say
+ * is checked here: text that is only spaces, and an index used twice.
+ */
 export async function createPoll(ctx: Ctx, input: CreatePollInput): Promise<PostView> {
   const actor = requireWriter(ctx.actor);
   const p = new Problems();
-  const text = checkText(p, "body/message", input.message, MESSAGE_MAX);
-  const title = checkText(p, "body/poll/title", input.poll?.title, 200);
-  const options = input.poll?.options ?? [];
-  if (options.length < POLL_OPTIONS_MIN || options.length > POLL_OPTIONS_MAX) {
-    p.add("body/poll/options", `must have ${POLL_OPTIONS_MIN} to ${POLL_OPTIONS_MAX} options`);
-  }
+  const text = checkText(p, "message", input.message, MESSAGE_MAX);
+  const title = checkText(p, "poll.title", input.poll.title, Number.POSITIVE_INFINITY);
+  const options = input.poll.options;
   const seen = new Set<number>();
   options.forEach((o, i) => {
-    checkText(p, `body/poll/options/${i}/text`, o.text, 100);
-    if (!Number.isInteger(o.index) || o.index < 1) p.add(`body/poll/options/${i}/index`, "must be an integer from 1");
-    else if (seen.has(o.index)) p.add(`body/poll/options/${i}/index`, `duplicates index ${o.index}`);
+    checkText(p, `poll.options[${i}].text`, o.text, Number.POSITIVE_INFINITY);
+    if (seen.has(o.index))
+      p.add(`poll.options[${i}].index`, `must be unique within the poll; ${o.index} is used twice`);
     seen.add(o.index);
   });
-  const attachments = checkAttachments(p, "body/attachments", input.attachments);
+  const attachments = checkAttachments(p, "attachments", input.attachments);
   p.throwIfAny();
 
   const row = await transact(ctx, async (trx, record) => {

@@ -22,8 +22,10 @@ export interface CreatePostInput {
   /** The caller's gcid when sent; any other value is refused. */
   owner?: number | undefined;
   message: string;
-  tags?: { tags: { id: string; name?: string | undefined }[] } | undefined;
-  mentions?: { mentions: MentionInput[] } | undefined;
+  /** Instrument tags (the wire nests them: `tags.tags`). */
+  tags?: { id: string; name?: string | undefined }[] | undefined;
+  /** Mentioned users (the wire nests them: `mentions.mentions`). */
+  mentions?: MentionInput[] | undefined;
   attachments?: AttachmentInput[] | undefined;
 }
 
@@ -32,14 +34,14 @@ export async function createPost(ctx: Ctx, input: CreatePostInput, form: Attachm
   const actor = requireWriter(ctx.actor);
   if (input.owner !== undefined && input.owner !== actor.gcid) {
     throw new AppError("Forbidden", "A post can only be created as the authenticated user", [
-      { field: "body/owner", message: "must be the caller's gcid (or omitted)" },
+      { field: "owner", problem: "must be the caller's gcid, or be left out" },
     ]);
   }
   const p = new Problems();
-  const text = checkText(p, "body/message", input.message, MESSAGE_MAX);
-  const attachments = checkAttachments(p, "body/attachments", input.attachments);
-  const instrumentIds = await resolveTags(ctx, p, "body/tags/tags", input.tags?.tags);
-  const mentions = await resolveMentions(ctx, p, "body/mentions/mentions", input.mentions?.mentions);
+  const text = checkText(p, "message", input.message, MESSAGE_MAX);
+  const attachments = checkAttachments(p, "attachments", input.attachments);
+  const instrumentIds = await resolveTags(ctx, p, "tags", input.tags);
+  const mentions = await resolveMentions(ctx, p, "mentions", input.mentions);
   p.throwIfAny();
   const me = await actorRecord(ctx, actor);
 

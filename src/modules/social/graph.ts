@@ -1,5 +1,5 @@
 import { isoNow } from "../../core/clock.js";
-import { AppError } from "../../core/errors.js";
+import { AppError, invalid } from "../../core/errors.js";
 import { type Ctx, transact } from "../context.js";
 import { resolveUserRefs, type UserRecord } from "../identity/user-profiles.js";
 import { actorRecord, requireWriter } from "./access.js";
@@ -10,9 +10,7 @@ async function otherUser(ctx: Ctx, ref: string, selfId: string, verb: string): P
   const user = (await resolveUserRefs(ctx, [ref])).get(ref);
   if (!user) throw new AppError("NotFound", `No user "${ref}"`);
   if (user.userId === selfId) {
-    throw new AppError("ValidationFailed", `You cannot ${verb} yourself`, [
-      { field: "params/userId", message: `cannot ${verb} yourself` },
-    ]);
+    throw invalid("userId", `must name another user: you cannot ${verb} yourself`);
   }
   return user;
 }

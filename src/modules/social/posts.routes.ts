@@ -58,9 +58,13 @@ export function registerPostRoutes(app: App, deps: Deps, cache: SocialReadCache)
           response: { 201: form === "alt" ? PostAlt : Post, 403: E403 },
         },
         prefix,
+        { tags: "body/tags/tags", mentions: "body/mentions/mentions" },
       ),
-      handler: async (request, reply) =>
-        reply.status(201).send(await createPost(withActor(deps, request.actor), request.body, form)),
+      handler: async (request, reply) => {
+        const { tags, mentions, ...rest } = request.body;
+        const input = { ...rest, tags: tags?.tags, mentions: mentions?.mentions };
+        return reply.status(201).send(await createPost(withActor(deps, request.actor), input, form));
+      },
     });
   }
 

@@ -1,5 +1,5 @@
 import { isoNow } from "../../core/clock.js";
-import { AppError } from "../../core/errors.js";
+import { AppError, invalid } from "../../core/errors.js";
 import { type Ctx, transact } from "../context.js";
 import { getUserProfiles } from "../identity/user-profiles.js";
 import { actionablePost, actorRecord, requireReader, requireWriter } from "./access.js";
@@ -24,8 +24,8 @@ export interface ShareInput {
 export async function sharePost(ctx: Ctx, input: ShareInput): Promise<PostView> {
   const actor = requireWriter(ctx.actor);
   const p = new Problems();
-  const text = checkText(p, "body/message", input.message, MESSAGE_MAX, true);
-  const attachments = checkAttachments(p, "body/attachments", input.attachments);
+  const text = checkText(p, "message", input.message, MESSAGE_MAX, true);
+  const attachments = checkAttachments(p, "attachments", input.attachments);
   p.throwIfAny();
   const target = await actionablePost(ctx, input.sharedOriginDiscussion, actor.userId);
   let sharedId = target.id;
@@ -33,9 +33,7 @@ export async function sharePost(ctx: Ctx, input: ShareInput): Promise<PostView> 
   if (input.sharedDiscussionId) {
     const via = await actionablePost(ctx, input.sharedDiscussionId, actor.userId);
     if (via.type !== "Share" || (via.sharedOriginPostId !== target.id && via.id !== target.id)) {
-      throw new AppError("ValidationFailed", "sharedDiscussionId must be a share of sharedOriginDiscussion", [
-        { field: "body/sharedDiscussionId", message: "is not a share of sharedOriginDiscussion" },
-      ]);
+      throw invalid("sharedDiscussionId", "must be a share of the post {sharedOriginDiscussion} names");
     }
     sharedId = via.id;
     originId = target.type === "Share" && target.sharedOriginPostId ? target.sharedOriginPostId : target.id;

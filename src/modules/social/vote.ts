@@ -1,5 +1,5 @@
 import { isoNow } from "../../core/clock.js";
-import { AppError } from "../../core/errors.js";
+import { AppError, invalid } from "../../core/errors.js";
 import { type Ctx, transact } from "../context.js";
 import { actionablePost, requireWriter } from "./access.js";
 import { socialChanged } from "./changes.js";
@@ -10,9 +10,7 @@ async function checkOption(ctx: Ctx, postId: string, pollId: number, optionId: n
   const found = await socialRepository(ctx.db.kysely).findPollOption(postId, pollId, optionId);
   if (!found) throw new AppError("NotFound", "The poll was not found");
   if (!found.belongsToPost) {
-    throw new AppError("ValidationFailed", "The poll is not part of this post", [
-      { field: "params/pollId", message: "is not the poll of this post" },
-    ]);
+    throw invalid("pollId", "must be the id of this post's poll");
   }
   if (found.optionId === null) throw new AppError("NotFound", "The poll option was not found");
 }

@@ -1,7 +1,7 @@
 import { requireUser } from "../../core/access.js";
 import { systemActor } from "../../core/actor.js";
 import { isoNow } from "../../core/clock.js";
-import { AppError } from "../../core/errors.js";
+import { AppError, invalid } from "../../core/errors.js";
 import type { CloseReason, DomainEvent } from "../../core/events.js";
 import { newId } from "../../core/ids.js";
 import { type Ctx, type Deps, transact, withActor } from "../context.js";
@@ -65,20 +65,24 @@ export async function closePosition(
         throw new AppError("Conflict", `Position ${positionId} is already closed`);
       }
       if (input.instrumentId !== position.instrumentId) {
-        throw new AppError("ValidationFailed", "InstrumentID does not match the position's instrument", [
-          { field: "body/InstrumentID", message: `position ${positionId} is on instrument ${position.instrumentId}` },
-        ]);
+        throw invalid(
+          "instrumentId",
+          `must be the instrument of position ${positionId}, ${position.instrumentId}; got ${input.instrumentId}`,
+        );
       }
+      // Not in the schema: positivity guards money for every caller, and the upper bound is the position's.
       const requested = input.unitsToDeduct ?? null;
       if (requested !== null && (!Number.isFinite(requested) || requested <= 0)) {
-        throw new AppError("ValidationFailed", "UnitsToDeduct must be positive, or null to close everything", [
-          { field: "body/UnitsToDeduct", message: "must be a positive number of units, or null for all" },
-        ]);
+        throw invalid(
+          "unitsToDeduct",
+          `must be a positive number of units, or null to close everything; got ${requested}`,
+        );
       }
       if (requested !== null && requested > position.units * (1 + 1e-12) + UNITS_EPSILON) {
-        throw new AppError("ValidationFailed", "UnitsToDeduct is more than the position holds", [
-          { field: "body/UnitsToDeduct", message: `the position holds ${position.units} units` },
-        ]);
+        throw invalid(
+          "unitsToDeduct",
+          `must be at most ${position.units}, the units the position holds; got ${requested}`,
+        );
       }
       const closeRate = position.isBuy === 1 ? quote.bid : quote.ask;
       const closed = await applyClose(ctx, repo, record, position, {

@@ -84,7 +84,7 @@ export async function idempotently<T>(
       throw new AppError(
         "Conflict",
         "This x-request-id was already used for a different request; send a new id for a new order",
-        [{ field: "header/x-request-id", message: "already used with a different body or operation" }],
+        [{ field: "requestId", problem: "was already used with a different body or operation" }],
       );
     }
     return JSON.parse(error.stored.response) as T;

@@ -1,7 +1,7 @@
 import { requireUser } from "../../core/access.js";
 import type { UserActor } from "../../core/actor.js";
 import { isoNow } from "../../core/clock.js";
-import { AppError, type ErrorDetail } from "../../core/errors.js";
+import { invalid, listOf, type Problem, validationFailed } from "../../core/errors.js";
 import { newId } from "../../core/ids.js";
 import type { Ctx, Deps } from "../context.js";
 import { demoCidOf } from "../identity/identity.view.js";
@@ -13,15 +13,16 @@ import { idempotently } from "./idempotency.js";
 import { amountForUnits, fromCents, toCents, unitsFor } from "./math.js";
 import { type TradingRepository, tradingRepository } from "./trading.repository.js";
 
+/** How big the position is: `amount` USD of margin, or `units` of the instrument; never both. */
+export type OrderSize = { amount: number; units?: never } | { units: number; amount?: never };
+
 /** The request, with wire names already translated (InstrumentID → instrumentId ...). */
-export interface OpenOrderInput {
+export type OpenOrderInput = OrderTerms & OrderSize;
+
+export interface OrderTerms {
   instrumentId: number;
   isBuy: boolean;
   leverage: number;
-  /** By amount: USD to invest. */
-  amount?: number | undefined;
-  /** By units: units to buy or sell. */
-  units?: number | undefined;
   stopLossRate?: number | null | undefined;
   takeProfitRate?: number | null | undefined;
   isTslEnabled?: boolean | null | undefined;
@@ -56,36 +57,31 @@ export interface OpenOrderResult {
   token: string;
 }
 
-const detail = (field: string, message: string): ErrorDetail => ({ field: `body/${field}`, message });
 const fmt = (n: number) => String(Number(n.toFixed(10)));
 
 /**
  * Opens a demo position at the current ask (long) or bid (short), debiting the margin in the
  * same transaction; at most once per x-request-id.
  */
-export async function openMarketOrder(
-  ctx: Ctx,
-  requestId: string,
-  input: OpenOrderInput,
-  kind: "by-amount" | "by-units",
-): Promise<OpenOrderResult> {
+export async function openMarketOrder(ctx: Ctx, requestId: string, input: OpenOrderInput): Promise<OpenOrderResult> {
   const actor = requireUser(ctx.actor, TRADE_SCOPES);
   // Read before the transaction: on SQLite the transaction holds the only connection.
   const instrument = (await findInstruments(ctx, [input.instrumentId])).get(input.instrumentId);
   const quote = instrument ? (await currentQuotes(ctx, [input.instrumentId])).get(input.instrumentId) : undefined;
 
-  return idempotently(ctx, { userId: actor.userId, requestId, operation: kind, input }, async (trx, record) => {
+  // The operation keeps the names it had when orders were told apart by a kind: stored request
+  // hashes stay valid.
+  const operation = input.units === undefined ? "by-amount" : "by-units";
+  return idempotently(ctx, { userId: actor.userId, requestId, operation, input }, async (trx, record) => {
     const repo = tradingRepository(trx);
-    const plan = validate(input, kind, instrument, quote);
+    const plan = validate(input, instrument, quote);
     if (!(await debit(ctx, repo, actor, plan.amountCents))) {
       const account = await demoAccountOf(ctx, repo, actor);
-      const field = kind === "by-amount" ? "Amount" : "AmountInUnits";
-      throw new AppError("ValidationFailed", "The order costs more than the available cash", [
-        detail(
-          field,
-          `needs ${fmt(fromCents(plan.amountCents))} USD but only ${fmt(fromCents(account.cashCents))} USD is available`,
-        ),
-      ]);
+      const cash = `the available cash, ${fmt(fromCents(account.cashCents))} USD`;
+      const cost = fmt(fromCents(plan.amountCents));
+      throw input.units === undefined
+        ? invalid("amount", `must be at most ${cash}; got ${cost} USD`)
+        : invalid("units", `must cost at most ${cash}; ${fmt(plan.units)} units cost ${cost} USD`);
     }
     const now = isoNow(ctx.clock);
     const token = newId();
@@ -107,7 +103,7 @@ export async function openMarketOrder(
       ...common,
       orderType: ORDER_TYPE_OPEN,
       statusId: STATUS_EXECUTED,
-      requestedUnits: kind === "by-units" ? plan.units : null,
+      requestedUnits: plan.requestedUnits,
       rate: plan.rate,
       // Open orders name their position by id equality (positionId = orderId); see insertPosition.
       positionId: null,
@@ -148,7 +144,7 @@ export async function openMarketOrder(
       instrumentId: plan.instrumentId,
       amountCents: plan.amountCents,
       units: plan.units,
-      requestedUnits: kind === "by-units" ? plan.units : null,
+      requestedUnits: plan.requestedUnits,
       isBuy: input.isBuy,
       leverage: input.leverage,
       rate: plan.rate,
@@ -171,6 +167,8 @@ interface Plan {
   instrumentId: number;
   amountCents: number;
   units: number;
+  /** The units asked for (by-units orders), else null. */
+  requestedUnits: number | null;
   rate: number;
   stopLossRate: number;
   takeProfitRate: number;
@@ -178,26 +176,21 @@ interface Plan {
   tslGap: number;
 }
 
-/** Every rule of a demo order; all broken rules are reported together. */
-export function validate(
-  input: OpenOrderInput,
-  kind: "by-amount" | "by-units",
-  instrument: Instrument | undefined,
-  quote: Quote | undefined,
-): Plan {
-  const problems: ErrorDetail[] = [];
+/**
+ * Every rule of a demo order; all broken rules are reported together. The body's schema checks
+ * only types: whether an amount, a number of units or a rate is acceptable depends on the
+ * instrument and the current price, and the positivity checks guard money for every caller.
+ */
+export function validate(input: OpenOrderInput, instrument: Instrument | undefined, quote: Quote | undefined): Plan {
+  const problems: Problem[] = [];
   if (!instrument || !quote) {
-    throw new AppError("ValidationFailed", `Instrument ${input.instrumentId} does not exist`, [
-      detail("InstrumentID", `no instrument has id ${input.instrumentId}`),
-    ]);
+    throw invalid("instrumentId", `must name an instrument; no instrument has id ${input.instrumentId}`);
   }
   if (!instrument.allowedLeverages.includes(input.leverage)) {
-    problems.push(
-      detail(
-        "Leverage",
-        `${input.leverage} is not allowed for ${instrument.symbol}; use one of ${instrument.allowedLeverages.join(", ")}`,
-      ),
-    );
+    problems.push({
+      field: "leverage",
+      problem: `must be one of ${listOf(instrument.allowedLeverages.map(String))} for ${instrument.symbol}; got ${input.leverage}`,
+    });
   }
   // Long opens at the ask and closes at the bid; short the reverse.
   const rate = input.isBuy ? quote.ask : quote.bid;
@@ -206,76 +199,76 @@ export function validate(
 
   let amountCents = 0;
   let units = 0;
-  if (kind === "by-amount") {
-    const cents = toCents(input.amount ?? Number.NaN);
+  if (input.units === undefined) {
+    const cents = toCents(input.amount);
     if (cents === null || cents <= 0) {
-      problems.push(detail("Amount", "must be a positive amount of USD with at most 2 decimals"));
+      problems.push({
+        field: "amount",
+        problem: `must be a positive amount of USD with at most 2 decimals; got ${input.amount}`,
+      });
     } else {
       amountCents = cents;
       units = unitsFor(cents, leverage, rate);
     }
+  } else if (!Number.isFinite(input.units) || input.units <= 0) {
+    problems.push({ field: "units", problem: `must be a positive number of units; got ${input.units}` });
   } else {
-    const requested = input.units ?? Number.NaN;
-    if (!Number.isFinite(requested) || requested <= 0) {
-      problems.push(detail("AmountInUnits", "must be a positive number of units"));
-    } else {
-      units = requested;
-      amountCents = amountForUnits(requested, leverage, rate);
-    }
+    units = input.units;
+    amountCents = amountForUnits(input.units, leverage, rate);
   }
   const minCents = Math.round(instrument.minAmount * 100);
-  const sizeIsValid = units > 0;
-  if (sizeIsValid && amountCents < minCents) {
-    const field = kind === "by-amount" ? "Amount" : "AmountInUnits";
+  if (units > 0 && amountCents < minCents) {
+    const minimum = `${instrument.minAmount} USD (the minimum position amount for ${instrument.symbol})`;
+    const got = fmt(fromCents(amountCents));
     problems.push(
-      detail(
-        field,
-        `the position amount ${fmt(fromCents(amountCents))} USD is below the minimum of ${instrument.minAmount} USD for ${instrument.symbol}`,
-      ),
+      input.units === undefined
+        ? { field: "amount", problem: `must be at least ${minimum}; got ${got} USD` }
+        : {
+            field: "units",
+            problem: `must come to a margin of at least ${minimum}; ${fmt(units)} units come to ${got} USD`,
+          },
     );
   }
 
-  const stopLossRate = rateOrNone(input.stopLossRate, "StopLossRate", problems);
-  const takeProfitRate = rateOrNone(input.takeProfitRate, "TakeProfitRate", problems);
+  const stopLossRate = rateOrNone(input.stopLossRate, "stopLossRate", problems);
+  const takeProfitRate = rateOrNone(input.takeProfitRate, "takeProfitRate", problems);
   if (input.isNoStopLoss === true && stopLossRate > 0) {
-    problems.push(detail("StopLossRate", "must be absent (or null) when IsNoStopLoss is true"));
+    problems.push({ field: "stopLossRate", problem: "must be absent (or null) when {isNoStopLoss} is true" });
   }
   if (input.isNoTakeProfit === true && takeProfitRate > 0) {
-    problems.push(detail("TakeProfitRate", "must be absent (or null) when IsNoTakeProfit is true"));
+    problems.push({ field: "takeProfitRate", problem: "must be absent (or null) when {isNoTakeProfit} is true" });
   }
   // A stop-loss must be worse than the price the position would close at now, a take-profit
   // better than the price it opens at: neither may fire the moment the position opens.
   if (stopLossRate > 0) {
     if (input.isBuy && !(stopLossRate < closeSide)) {
-      problems.push(detail("StopLossRate", `must be below the current bid ${fmt(closeSide)} for a buy`));
+      problems.push({ field: "stopLossRate", problem: `must be below the current bid ${fmt(closeSide)} for a buy` });
     }
     if (!input.isBuy && !(stopLossRate > closeSide)) {
-      problems.push(detail("StopLossRate", `must be above the current ask ${fmt(closeSide)} for a sell`));
+      problems.push({ field: "stopLossRate", problem: `must be above the current ask ${fmt(closeSide)} for a sell` });
     }
   }
   if (takeProfitRate > 0) {
     if (input.isBuy && !(takeProfitRate > rate)) {
-      problems.push(detail("TakeProfitRate", `must be above the current ask ${fmt(rate)} for a buy`));
+      problems.push({ field: "takeProfitRate", problem: `must be above the current ask ${fmt(rate)} for a buy` });
     }
     if (!input.isBuy && !(takeProfitRate < rate)) {
-      problems.push(detail("TakeProfitRate", `must be below the current bid ${fmt(rate)} for a sell`));
+      problems.push({ field: "takeProfitRate", problem: `must be below the current bid ${fmt(rate)} for a sell` });
     }
   }
   const isTslEnabled = input.isTslEnabled === true;
   if (isTslEnabled && stopLossRate === 0) {
-    problems.push(detail("IsTslEnabled", "a trailing stop-loss needs a StopLossRate to set its distance"));
+    problems.push({
+      field: "isTslEnabled",
+      problem: "needs a {stopLossRate}: a trailing stop-loss takes its distance from it",
+    });
   }
-  if (problems.length > 0) {
-    throw new AppError(
-      "ValidationFailed",
-      problems.map((p) => `${p.field.slice(5)} ${p.message}`).join("; "),
-      problems,
-    );
-  }
+  if (problems.length > 0) throw validationFailed(problems);
   return {
     instrumentId: instrument.instrumentId,
     amountCents,
     units,
+    requestedUnits: input.units === undefined ? null : units,
     rate,
     stopLossRate,
     takeProfitRate,
@@ -285,10 +278,10 @@ export function validate(
 }
 
 /** null, absent and 0 all mean "none" (upstream reports none as 0); negatives are invalid. */
-function rateOrNone(value: number | null | undefined, field: string, problems: ErrorDetail[]): number {
+function rateOrNone(value: number | null | undefined, field: string, problems: Problem[]): number {
   if (value === null || value === undefined || value === 0) return 0;
   if (!Number.isFinite(value) || value < 0) {
-    problems.push(detail(field, "must be a positive price, or null for none"));
+    problems.push({ field, problem: `must be a positive price, or null for none; got ${value}` });
     return 0;
   }
   return value;

@@ -5,7 +5,7 @@ import { errorResponse } from "../../http/schemas.js";
 import { type Deps, withActor } from "../context.js";
 import { closePosition } from "./close-position.js";
 import { READ_SCOPES, TRADE_SCOPES } from "./demo-account.js";
-import { type OpenOrderInput, openMarketOrder } from "./open-market-order.js";
+import { type OrderTerms, openMarketOrder } from "./open-market-order.js";
 import { getOrder, getPortfolio, getTradeHistory } from "./read-account.js";
 import {
   CloseBody,
@@ -26,7 +26,7 @@ import { toCloseOrder, toOpenOrder, toOrderInfo, toPnl, toPortfolio, toTrade } f
 const REUSED_ID = errorResponse(409, "The x-request-id was already used for a different request");
 
 /** The fields both open-order bodies share (the schemas' openFields), in the use case's words. */
-function openOrderInput(b: Omit<Static<typeof OpenByUnitsBody>, "AmountInUnits">): OpenOrderInput {
+function orderTerms(b: Omit<Static<typeof OpenByUnitsBody>, "AmountInUnits">): OrderTerms {
   return {
     instrumentId: b.InstrumentID,
     isBuy: b.IsBuy,
@@ -66,12 +66,10 @@ export function registerTradingRoutes(app: App, deps: Deps): void {
     ),
     handler: async (request) => {
       const b = request.body;
-      const result = await openMarketOrder(
-        withActor(deps, request.actor),
-        request.id,
-        { ...openOrderInput(b), amount: b.Amount },
-        "by-amount",
-      );
+      const result = await openMarketOrder(withActor(deps, request.actor), request.id, {
+        ...orderTerms(b),
+        amount: b.Amount,
+      });
       return toOpenOrder(result);
     },
   });
@@ -92,15 +90,14 @@ export function registerTradingRoutes(app: App, deps: Deps): void {
         response: { 200: OpenOrderResponse, 409: REUSED_ID },
       },
       prefix,
+      { units: "body/AmountInUnits" },
     ),
     handler: async (request) => {
       const b = request.body;
-      const result = await openMarketOrder(
-        withActor(deps, request.actor),
-        request.id,
-        { ...openOrderInput(b), units: b.AmountInUnits },
-        "by-units",
-      );
+      const result = await openMarketOrder(withActor(deps, request.actor), request.id, {
+        ...orderTerms(b),
+        units: b.AmountInUnits,
+      });
       return toOpenOrder(result);
     },
   });

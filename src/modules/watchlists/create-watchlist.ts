@@ -1,6 +1,6 @@
 import { requireUser } from "../../core/access.js";
 import { isoNow } from "../../core/clock.js";
-import { AppError } from "../../core/errors.js";
+import { invalid } from "../../core/errors.js";
 import { newId } from "../../core/ids.js";
 import { type Ctx, transact } from "../context.js";
 import { dynamicUrlOf, parseDynamicQuery } from "./dynamic-query.js";
@@ -23,13 +23,12 @@ export interface CreateWatchlistInput {
 /** Creates a Static or Dynamic watchlist at the end of the caller's list. */
 export async function createWatchlist(ctx: Ctx, input: CreateWatchlistInput): Promise<WatchlistsContainer> {
   const actor = requireUser(ctx.actor, WATCHLIST_WRITE_SCOPES);
-  const name = validName(input.name, "querystring/name");
+  const name = validName(input.name);
   let dynamicUrl: string | null = null;
   if (input.type === "Dynamic") {
     dynamicUrl = dynamicUrlOf(parseDynamicQuery(input.dynamicQuery ?? ""));
   } else if (input.dynamicQuery !== undefined && input.dynamicQuery.trim() !== "") {
-    const message = "dynamicQuery applies only to type=Dynamic";
-    throw new AppError("ValidationFailed", message, [{ field: "querystring/dynamicQuery", message }]);
+    throw invalid("dynamicQuery", "applies only when {type} is Dynamic");
   }
   const max = ctx.config.watchlistLimits.maxWatchlists;
 
@@ -40,8 +39,10 @@ export async function createWatchlist(ctx: Ctx, input: CreateWatchlistInput): Pr
     await repo.lockOwner(actor.userId);
     const own = await repo.countOwn(actor.userId);
     if (own >= max) {
-      const message = `A user may have at most ${max} watchlists of their own (builtin ones not counted); you have ${own}`;
-      throw new AppError("ValidationFailed", message, [{ field: "querystring/name", message }]);
+      throw invalid(
+        "name",
+        `would name watchlist ${own + 1} of yours; a user may have at most ${max} (builtin ones not counted)`,
+      );
     }
     const now = isoNow(ctx.clock);
     const created: WatchlistRow = {

@@ -1,4 +1,4 @@
-import { AppError } from "../../core/errors.js";
+import { invalid } from "../../core/errors.js";
 import type { Deps } from "../context.js";
 import { type Instrument, searchInstruments } from "../market/find-instruments.js";
 
@@ -16,33 +16,31 @@ export interface DynamicQuery {
 }
 
 export const DYNAMIC_QUERY_PATH = "/api/v1/market-data/search";
-const MAX_LENGTH = 500;
 /** Enough for the whole catalog: filters are applied to the search result in memory. */
 const CATALOG_SCAN_LIMIT = 100_000;
 const INTEGER_KEYS = ["assetTypeId", "assetTypeSubCategoryId", "exchangeId"] as const;
 const KEYS = ["searchText", "assetType", ...INTEGER_KEYS] as const;
 
-const invalid = (message: string) =>
-  new AppError("ValidationFailed", message, [{ field: "querystring/dynamicQuery", message }]);
+const invalidQuery = (problem: string) => invalid("dynamicQuery", problem);
 
 /**
  * Accepts `searchText=tech&assetType=Stocks`, the same after `?`, or a URL whose path is the
- * market-data search (relative or absolute). Parameter names are case-insensitive.
+ * market-data search (relative or absolute). Parameter names are case-insensitive. The schema
+ * bounds the length; the rest is checked here.
  */
 export function parseDynamicQuery(text: string): DynamicQuery {
   const trimmed = text.trim();
-  if (trimmed === "") throw invalid("dynamicQuery is required for a Dynamic watchlist");
-  if (trimmed.length > MAX_LENGTH) throw invalid(`dynamicQuery must be at most ${MAX_LENGTH} characters`);
+  if (trimmed === "") throw invalidQuery("is required when {type} is Dynamic");
   let params: URLSearchParams;
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) || trimmed.startsWith("/")) {
     let url: URL;
     try {
       url = new URL(trimmed, "http://localhost");
     } catch {
-      throw invalid("dynamicQuery is not a valid URL");
+      throw invalidQuery("must be a query string or a URL; this is neither");
     }
     if (url.pathname.replace(/\/+$/, "").toLowerCase() !== DYNAMIC_QUERY_PATH) {
-      throw invalid(`dynamicQuery must name ${DYNAMIC_QUERY_PATH} (got path "${url.pathname}")`);
+      throw invalidQuery(`must name ${DYNAMIC_QUERY_PATH}; got the path ${JSON.stringify(url.pathname)}`);
     }
     params = url.searchParams;
   } else {
@@ -52,18 +50,20 @@ export function parseDynamicQuery(text: string): DynamicQuery {
   const query: DynamicQuery = {};
   for (const [rawKey, rawValue] of params) {
     const key = KEYS.find((k) => k.toLowerCase() === rawKey.toLowerCase());
-    if (!key) throw invalid(`dynamicQuery parameter "${rawKey}" is not supported; use ${KEYS.join(", ")}`);
+    if (!key) {
+      throw invalidQuery(`must use only the parameters ${KEYS.join(", ")}; got ${JSON.stringify(rawKey)}`);
+    }
     const value = rawValue.trim();
     if (key === "searchText" || key === "assetType") {
-      if (value === "") throw invalid(`dynamicQuery parameter ${key} must not be empty`);
+      if (value === "") throw invalidQuery(`must give ${key} a value`);
       query[key] = value;
     } else {
-      if (!/^\d{1,9}$/.test(value)) throw invalid(`dynamicQuery parameter ${key} must be a whole number`);
+      if (!/^\d{1,9}$/.test(value)) throw invalidQuery(`must give ${key} a whole number; got ${JSON.stringify(value)}`);
       query[key] = Number(value);
     }
   }
   if (Object.keys(query).length === 0) {
-    throw invalid(`dynamicQuery must set at least one of ${KEYS.join(", ")}`);
+    throw invalidQuery(`must set at least one of ${KEYS.join(", ")}`);
   }
   return query;
 }

@@ -41,6 +41,8 @@ const WRITE: Access = { scopes: WATCHLIST_WRITE_SCOPES };
 const TAGS = ["Watchlists"];
 const NOT_FOUND = errorResponse(404, "No such watchlist of yours (another user's is never revealed)");
 const CONFLICT = errorResponse(409, "A builtin or computed watchlist cannot be changed this way");
+/** The item list is the whole body on the wire. */
+const ITEMS_BODY = { items: "body" };
 
 /** Item bodies bind case-insensitively, as upstream's do (`ItemID` = `itemId`). */
 
@@ -207,6 +209,7 @@ export function registerWatchlistRoutes(app: App, deps: Deps): void {
         response: { 201: WatchlistsResponse },
       },
       prefix,
+      ITEMS_BODY,
     ),
     handler: async (request, reply) => {
       const result = await createDefaultWatchlistWithItems(withActor(deps, request.actor), toItems(request.body));
@@ -228,6 +231,7 @@ export function registerWatchlistRoutes(app: App, deps: Deps): void {
         response: { 204: NoContent, 404: NOT_FOUND },
       },
       prefix,
+      { name: "querystring/newName" },
     ),
     handler: async (request, reply) => {
       await renameWatchlist(withActor(deps, request.actor), request.params.watchlistId, request.query.newName);
@@ -274,6 +278,7 @@ export function registerWatchlistRoutes(app: App, deps: Deps): void {
         response: { 201: WatchlistsResponse, 404: NOT_FOUND, 409: CONFLICT },
       },
       prefix,
+      ITEMS_BODY,
     ),
     handler: async (request, reply) => {
       const result = await addWatchlistItems(
@@ -302,6 +307,7 @@ export function registerWatchlistRoutes(app: App, deps: Deps): void {
         response: { 200: WatchlistsResponse, 204: NoContent, 404: NOT_FOUND, 409: CONFLICT },
       },
       prefix,
+      ITEMS_BODY,
     ),
     handler: async (request, reply) => {
       const result = await updateWatchlistItems(
@@ -330,6 +336,7 @@ export function registerWatchlistRoutes(app: App, deps: Deps): void {
         response: { 200: WatchlistsResponse, 204: NoContent, 404: NOT_FOUND, 409: CONFLICT },
       },
       prefix,
+      ITEMS_BODY,
     ),
     handler: async (request, reply) => {
       const result = await removeWatchlistItems(

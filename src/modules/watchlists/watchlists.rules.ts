@@ -1,5 +1,5 @@
 import type { UserActor } from "../../core/actor.js";
-import { AppError, notFound } from "../../core/errors.js";
+import { AppError, invalid, notFound } from "../../core/errors.js";
 import type { Executor } from "../../infra/db/executor.js";
 import type { Deps } from "../context.js";
 import { resolveUserRefs } from "../identity/user-profiles.js";
@@ -21,15 +21,12 @@ export const WATCHLIST_READ_SCOPES = [
 ] as const;
 export const WATCHLIST_WRITE_SCOPES = ["watchlist:write", "demo:write", "real:write"] as const;
 
-export const NAME_MAX = 100;
 export const DEFAULT_ITEM_REASON = "Manual";
 
-export function validName(name: string, field: string): string {
+/** A watchlist's name, trimmed. The schema bounds its length; it cannot say "not only spaces". */
+export function validName(name: string): string {
   const trimmed = name.trim();
-  if (trimmed === "" || trimmed.length > NAME_MAX) {
-    const message = `${field.split("/").pop()} must be 1 to ${NAME_MAX} characters (not only spaces)`;
-    throw new AppError("ValidationFailed", message, [{ field, message }]);
-  }
+  if (trimmed === "") throw invalid("name", "must not be empty or only spaces");
   return trimmed;
 }
 
@@ -110,7 +107,9 @@ export async function instrumentsOf(deps: Deps, ids: readonly number[]): Promise
 export function assertItemsLimit(deps: Deps, current: number, adding: number): void {
   const max = deps.config.watchlistLimits.maxItemsPerWatchlist;
   if (current + adding > max) {
-    const message = `A watchlist holds at most ${max} items; it has ${current} and this request adds ${adding}`;
-    throw new AppError("ValidationFailed", message, [{ field: "body", message }]);
+    throw invalid(
+      "items",
+      `would make ${current + adding} items; a watchlist holds at most ${max} (it has ${current})`,
+    );
   }
 }
