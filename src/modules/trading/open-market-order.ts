@@ -221,6 +221,8 @@ export function validate(
     } else {
       units = requested;
       amountCents = amountForUnits(requested, leverage, rate);
+      // Cents are a bigint column: a margin beyond 2^53 cents is no demo order (and no number).
+      if (!Number.isSafeInteger(amountCents)) problems.push(detail("AmountInUnits", "is too large"));
     }
   }
   const minCents = Math.round(instrument.minAmount * 100);
