@@ -5,12 +5,13 @@ import { ERROR_STATUS } from "./core/errors.js";
 import type { App } from "./http/app-type.js";
 import { registerAuth, registerScopeCheck } from "./http/auth.js";
 import { registerCors } from "./http/cors.js";
-import { clientErrorHandler, registerErrorHandling } from "./http/errors.js";
+import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from "./http/errors.js";
 import { registerJsonBodies } from "./http/json-bodies.js";
 import { registerOpenApi } from "./http/openapi.js";
 import { registerRateLimit, trustProxyOption } from "./http/rate-limit.js";
 import { requestIdFrom } from "./http/request-id.js";
 import { requestLogger } from "./http/request-logger.js";
+import { registerTextRules } from "./http/text.js";
 import type { Deps } from "./modules/context.js";
 import { registerHealthRoutes } from "./modules/health/health.routes.js";
 import { createKeyPairAuthenticator } from "./modules/identity/authenticate.js";
@@ -44,10 +45,24 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
     // Keep-alive sockets must not hold a graceful shutdown open.
     forceCloseConnections: "idle",
     clientErrorHandler,
-    ajv: { customOptions: { allErrors: true, coerceTypes: "array", removeAdditional: true, useDefaults: true } },
+    frameworkErrors,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // strictNumbers off: with it on (Ajv's default), a query's `Infinity` is coerced to a number
+    // that then skips every numeric keyword (minimum, maximum); off, the bounds every request
+    // number has (src/http/schemas.ts) refuse it, and a JSON body's 1e309 alike (decision 0100).
+    ajv: {
+      customOptions: {
+        allErrors: true,
+        coerceTypes: "array",
+        removeAdditional: true,
+        useDefaults: true,
+        strictNumbers: false,
+      },
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   registerJsonBodies(app);
+  registerTextRules(app);
   app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
     done();
