@@ -247,6 +247,34 @@ export const HOSTILE_JSON: Catalogue<string> = [
   ],
 ];
 
+/**
+ * The hostile JSON values for one body field: the core ones of its own kind and two of another
+ * (every field also gets each one of the full catalogue in the long run).
+ */
+export function hostileJsonFor(schema: JsonSchema, full: boolean): string[] {
+  if (full) return pick(HOSTILE_JSON, true);
+  const types = [schema.type ?? []].flat();
+  const [core] = HOSTILE_JSON;
+  if (types.includes("integer") || types.includes("number")) {
+    return [...core.filter((v) => !v.startsWith('"') || v === '"Infinity"'), '"1e309"'].filter(
+      (v) => !v.startsWith("{"),
+    );
+  }
+  if (types.includes("string")) return [...core.filter((v) => v.startsWith('"')), "1e309", "null", "{}"];
+  return ["null", "[]", "{}", '{"__proto__":{"polluted":1}}', '"\\u0000"', "1e309"];
+}
+
+/** The schema of the field at `path` under `schema`. */
+export function schemaAt(schema: JsonSchema, path: (string | number)[]): JsonSchema {
+  let s: JsonSchema = schema;
+  for (const key of path) {
+    const alternatives = s.anyOf ?? s.oneOf;
+    if (alternatives) s = alternatives.find((a) => a.properties || a.items) ?? s;
+    s = (typeof key === "number" ? s.items : s.properties?.[key]) ?? {};
+  }
+  return s;
+}
+
 /** Whole-body malformations: [content-type, raw payload]; `BODY` is the valid JSON text. */
 export const BODY_MALFORMATIONS: ((json: string) => { contentType?: string; payload: string | Buffer })[] = [
   (json) => ({ contentType: "application/json", payload: json.slice(0, Math.floor(json.length / 2)) }),
