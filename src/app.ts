@@ -5,13 +5,14 @@ import { ERROR_STATUS } from "./core/errors.js";
 import type { App } from "./http/app-type.js";
 import { registerAuth, registerScopeCheck } from "./http/auth.js";
 import { registerCors } from "./http/cors.js";
-import { clientErrorHandler, registerErrorHandling } from "./http/errors.js";
+import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from "./http/errors.js";
 import { registerJsonBodies } from "./http/json-bodies.js";
 import { registerOpenApi } from "./http/openapi.js";
 import { registerRateLimit, trustProxyOption } from "./http/rate-limit.js";
 import { requestIdFrom } from "./http/request-id.js";
 import { requestLogger } from "./http/request-logger.js";
 import { registerRouteTable } from "./http/route-table.js";
+import { registerTextRules } from "./http/text.js";
 import { AJV_OPTIONS } from "./http/validation-messages.js";
 import type { Deps } from "./modules/context.js";
 import { registerHealthRoutes } from "./modules/health/health.routes.js";
@@ -46,11 +47,14 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
     // Keep-alive sockets must not hold a graceful shutdown open.
     forceCloseConnections: "idle",
     clientErrorHandler,
+    frameworkErrors,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     ajv: { customOptions: AJV_OPTIONS },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   registerRouteTable(app);
   registerJsonBodies(app);
+  registerTextRules(app);
   app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
     done();

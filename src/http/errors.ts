@@ -1,8 +1,8 @@
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
-import type { FastifyError, FastifyInstance } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { InsufficientPermissions } from "../core/access.js";
-import { AppError, type ErrorCode, listOf, renderReferences, sentence } from "../core/errors.js";
+import { AppError, ERROR_STATUS, type ErrorCode, listOf, renderReferences, sentence } from "../core/errors.js";
 import { newId } from "../core/ids.js";
 import { withPrefix } from "../core/scopes.js";
 import { allowedMethods } from "./route-table.js";
@@ -131,23 +131,66 @@ export function registerErrorHandling(
   });
 }
 
-/** Requests too malformed to reach Fastify (bad HTTP, huge headers) still get the error body. */
+/**
+ * The longest path parameter the router hands to a route. Shorter ones are judged by the route's
+ * own schema (422 naming the parameter); longer ones get 414 (decision 0102).
+ */
+export const MAX_PARAM_LENGTH = 1024;
+
+const ROUTER_ERRORS: Record<string, Mapped> = {
+  FST_ERR_BAD_URL: { code: "BadRequest", message: "The URL path has an invalid percent-escape" },
+  FST_ERR_MAX_PARAM_LENGTH: {
+    code: "UriTooLong",
+    message: `A path segment is longer than ${MAX_PARAM_LENGTH} characters`,
+  },
+};
+
+/**
+ * Fastify's `frameworkErrors`: what the router refuses before any route or hook runs (a bad
+ * percent-escape, an overlong path segment) gets the one error body and the x-request-id header.
+ * The URL is never echoed.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const mapped = (error.code && ROUTER_ERRORS[error.code]) || {
+    code: "GeneralError" as const,
+    message: "An unexpected error occurred",
+  };
+  const status = ERROR_STATUS[mapped.code];
+  if (status >= 500) request.log.error({ err: error }, "request failed");
+  else request.log.info({ errorCode: mapped.code }, mapped.message);
+  void reply
+    .status(status)
+    .header("x-request-id", request.id)
+    .header("content-type", "application/json; charset=utf-8")
+    .send(JSON.stringify({ errorCode: mapped.code, errorMessage: mapped.message, requestId: request.id }));
+}
+
+const CLIENT_ERRORS: Record<string, { status: number; code: ErrorCode; message: string }> = {
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    code: "HeadersTooLarge",
+    message: "The request line and headers are larger than the server accepts",
+  },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: "RequestTimeout", message: "The request took too long" },
+};
+
+/**
+ * Requests too malformed to reach Fastify (bad HTTP, huge headers) still get the one error body,
+ * with a new request id in both the body and the x-request-id header (the request's own headers
+ * could not be read).
+ */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === "ECONNRESET" || socket.destroyed) return;
-  const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
-  const body = JSON.stringify({
-    errorCode: status === 408 ? "RequestTimeout" : "BadRequest",
-    errorMessage:
-      status === 431
-        ? "The request headers are too large"
-        : status === 408
-          ? "The request took too long"
-          : "The request is not valid HTTP",
-    requestId: newId(),
-  });
+  const { status, code, message } = (error.code && CLIENT_ERRORS[error.code]) || {
+    status: 400,
+    code: "BadRequest",
+    message: "The request is not valid HTTP",
+  };
+  const requestId = newId();
+  const body = JSON.stringify({ errorCode: code, errorMessage: message, requestId });
   if (socket.writable) {
     socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nx-request-id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy(error);

@@ -1,4 +1,4 @@
-import { type TSchema, Type } from "typebox";
+import { type TNumberOptions, type TSchema, Type } from "typebox";
 import { ERROR_STATUS } from "../core/errors.js";
 
 /** The one error body, on every non-2xx response. */
@@ -54,3 +54,28 @@ export function withRateLimitHeaders<T extends TSchema>(schema: T): T {
 
 /** An empty success (204). */
 export const NoContent = Type.Null({ description: "No content" });
+
+/*
+ * Request numbers, bounded by the column they land in. Every integer or number a request carries
+ * has a finite minimum and maximum in its schema (test/fuzz/bounds.test.ts checks the document):
+ * with Ajv's query coercion, `Infinity`, `1e309` and `99999999999999999999999` become numbers that
+ * pass `type: integer`, and only the bounds stop them before the database (decision 0100).
+ */
+
+export const INT32_MIN = -2_147_483_648;
+export const INT32_MAX = 2_147_483_647;
+
+/** An integer stored in an int32 column (PostgreSQL `integer`), by default the whole int32 range. */
+export const Int32 = (options: TNumberOptions = {}) =>
+  Type.Integer({ format: "int32", minimum: INT32_MIN, maximum: INT32_MAX, ...options });
+
+/** An id of an int32 identity column: 1 to 2^31-1. */
+export const Int32Id = (options: TNumberOptions = {}) => Int32({ minimum: 1, ...options });
+
+/**
+ * A finite double bounded by ±`magnitude`. The sign and the rest of the rules stay with the use
+ * case (its messages say "positive", "below the bid", ...); the bound keeps the value finite and
+ * its products (cents, notional) within a 64-bit integer.
+ */
+export const BoundedNumber = (magnitude: number, options: TNumberOptions = {}) =>
+  Type.Number({ format: "double", minimum: -magnitude, maximum: magnitude, ...options });

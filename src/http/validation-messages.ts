@@ -16,6 +16,10 @@ export const AJV_OPTIONS = {
   coerceTypes: "array",
   removeAdditional: true,
   useDefaults: true,
+  // strictNumbers off: with it on (Ajv's default), a query's `Infinity` is coerced to a number
+  // that then skips every numeric keyword (minimum, maximum); off, the bounds every request
+  // number has (src/http/schemas.ts) refuse it, and a JSON body's 1e309 alike (decision 0100).
+  strictNumbers: false,
 } as const;
 
 /** The part of an Ajv error read here (Fastify hands them over as `error.validation`). */

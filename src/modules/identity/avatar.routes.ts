@@ -1,5 +1,6 @@
 import { Type } from "typebox";
 import type { App } from "../../http/app-type.js";
+import { Int32Id } from "../../http/schemas.js";
 import type { Deps } from "../context.js";
 import { getUserAvatarSvg } from "./user-profiles.js";
 
@@ -13,7 +14,7 @@ export function registerAvatarRoutes(app: App, deps: Deps): void {
     url: "/api/v1/avatars/users/:gcid/:file",
     schema: {
       hide: true,
-      params: Type.Object({ gcid: Type.Integer({ minimum: 1 }), file: Type.String() }),
+      params: Type.Object({ gcid: Int32Id(), file: Type.String() }),
     },
     handler: async (request, reply) => {
       const { gcid, file } = request.params;

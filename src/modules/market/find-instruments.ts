@@ -54,6 +54,7 @@ export async function findInstruments(deps: Deps, ids: readonly number[]): Promi
  * again each time (a seed may add them).
  */
 const cache = new WeakMap<object, Map<number, InstrumentDetail>>();
+const INSTRUMENT_ID_MAX = 2_147_483_647;
 
 export async function findInstrumentDetails(
   deps: Deps,
@@ -69,7 +70,9 @@ export async function findInstrumentDetails(
   for (const id of new Set(ids)) {
     const hit = known.get(id);
     if (hit) out.set(id, hit);
-    else if (Number.isSafeInteger(id)) missing.push(id);
+    // Instrument ids are int32 columns: any other number names no instrument (and would make
+    // PostgreSQL fail the whole query).
+    else if (Number.isInteger(id) && id >= 1 && id <= INSTRUMENT_ID_MAX) missing.push(id);
   }
   if (missing.length > 0) {
     for (const row of await marketRepository(deps.db.kysely).byIds(missing)) {

@@ -1,7 +1,7 @@
 import { Type } from "typebox";
 import { api } from "../../http/access.js";
 import type { App } from "../../http/app-type.js";
-import { errorResponse } from "../../http/schemas.js";
+import { errorResponse, Int32Id } from "../../http/schemas.js";
 import { type Deps, withActor } from "../context.js";
 import { findInstruments } from "./find-instruments.js";
 import {
@@ -145,7 +145,7 @@ export function registerMarketRoutes(app: App, deps: Deps): void {
     url: "/api/v1/market-data/avatars/:instrumentId/:file",
     schema: {
       hide: true,
-      params: Type.Object({ instrumentId: Type.Integer({ minimum: 1 }), file: Type.String() }),
+      params: Type.Object({ instrumentId: Int32Id(), file: Type.String() }),
     },
     handler: async (request, reply) => {
       const { instrumentId, file } = request.params;

@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { Int32, Int32Id } from "../../http/schemas.js";
 import { MARKET_APPLICATION, MARKET_ASSET_TYPES } from "./catalog.js";
 
 export const MarketAvatar = Type.Object({
@@ -97,7 +98,7 @@ export const SearchQuery = Type.Object({
     Type.String({ maxLength: 100, description: "Symbol prefix or part of the name; empty = all" }),
   ),
   pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-  pageNumber: Type.Integer({ minimum: 1, default: 1 }),
+  pageNumber: Int32({ minimum: 1, default: 1 }),
   fields: Type.Optional(
     Type.String({ description: "Comma-separated fields to return (instrumentId is always returned); default all" }),
   ),
@@ -143,7 +144,7 @@ export const CANDLE_INTERVAL_NAMES = [
 ] as const;
 
 export const CandlesParams = Type.Object({
-  instrumentId: Type.Integer({ minimum: 1 }),
+  instrumentId: Int32Id(),
   direction: Type.Union([Type.Literal("asc"), Type.Literal("desc")]),
   interval: Type.Enum(CANDLE_INTERVAL_NAMES),
   candlesCount: Type.Integer({ minimum: 1, maximum: 1000 }),

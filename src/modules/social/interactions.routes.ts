@@ -195,7 +195,7 @@ export function registerInteractionRoutes(app: App, deps: Deps): void {
     method: "GET",
     url: "/api/v1/reactions/:entityId/emotions",
     ...api(
-      { scopes: READ_SCOPES, auth: "optional" },
+      { scopes: READ_SCOPES },
       {
         operationId: "listReactions",
         tags: TAGS,

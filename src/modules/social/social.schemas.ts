@@ -1,4 +1,5 @@
 import { type TSchema, Type } from "typebox";
+import { Int32, Int32Id } from "../../http/schemas.js";
 import { Market } from "../market/market.schemas.js";
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -301,7 +302,7 @@ export const ATTACHMENTS_MAX = 10;
 const Attachments = Type.Array(AttachmentIn, { maxItems: ATTACHMENTS_MAX });
 
 export const CreateDiscussionBody = Type.Object({
-  owner: Type.Optional(Type.Integer({ description: "The caller's gcid; any other value is refused (403)" })),
+  owner: Type.Optional(Int32({ description: "The caller's gcid; any other value is refused (403)" })),
   message: Type.String({ description: `Post text, 1 to ${MESSAGE_MAX} characters` }),
   tags: Type.Optional(
     Type.Object({
@@ -336,7 +337,7 @@ export const CreatePollBody = Type.Object({
     options: Type.Array(
       Type.Object({
         text: Type.String({ minLength: 1, maxLength: 100 }),
-        index: Type.Integer({ minimum: 1, description: "1-based, unique within the poll" }),
+        index: Int32({ minimum: 1, description: "1-based, unique within the poll" }),
       }),
       { minItems: 2, maxItems: 4 },
     ),
@@ -367,7 +368,7 @@ const Badges = Type.Boolean({ default: false, description: "Accepted for compati
 
 export const FeedQuery = Type.Object({
   take: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-  offset: Type.Integer({ minimum: 0, default: 0 }),
+  offset: Int32({ minimum: 0, default: 0 }),
   reactionsPageSize: Type.Integer({ minimum: 1, maximum: 50, default: 10 }),
   badgesExperimentIsEnabled: Badges,
 });
@@ -398,7 +399,7 @@ export const ListQuery = Type.Object({
 
 export const EmotionsQuery = Type.Object({
   take: Type.Integer({ minimum: 1, maximum: 50, default: 10 }),
-  offset: Type.Integer({ minimum: 0, default: 0 }),
+  offset: Int32({ minimum: 0, default: 0 }),
 });
 
 export const PostParams = Type.Object({ postId: Type.String({ format: "uuid" }) });
@@ -413,8 +414,8 @@ export const ReplyParams = Type.Object({
 });
 export const VoteParams = Type.Object({
   postId: Type.String({ format: "uuid" }),
-  pollId: Type.Integer({ minimum: 1 }),
-  optionId: Type.Integer({ minimum: 1 }),
+  pollId: Int32Id(),
+  optionId: Int32Id(),
 });
 export const MarketParams = Type.Object({ marketId: Type.String({ description: "The instrument id" }) });
 export const UserParams = Type.Object({ userId: Type.String({ description: "gcid, user id (uuid) or username" }) });

@@ -215,6 +215,8 @@ export function validate(input: OpenOrderInput, instrument: Instrument | undefin
   } else {
     units = input.units;
     amountCents = amountForUnits(input.units, leverage, rate);
+    // Cents are a bigint column: a margin beyond 2^53 cents is no demo order (and no number).
+    if (!Number.isSafeInteger(amountCents)) problems.push({ field: "units", problem: "is too large" });
   }
   const minCents = Math.round(instrument.minAmount * 100);
   if (units > 0 && amountCents < minCents) {

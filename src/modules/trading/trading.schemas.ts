@@ -1,16 +1,22 @@
 import { Type } from "typebox";
+import { BoundedNumber, Int32, Int32Id } from "../../http/schemas.js";
+
+/** Units, rates and USD amounts a request may carry: finite, and their products fit in cents. */
+const MAGNITUDE = 1e9;
 
 // `type: [x, "null"]` rather than anyOf: with type coercion on, Ajv would turn null into 0 / false
 // while trying the first branch of an anyOf.
 const nullableNumber = (description: string) =>
-  Type.Optional(Type.Unsafe<number | null>({ type: ["number", "null"], description }));
+  Type.Optional(
+    Type.Unsafe<number | null>({ type: ["number", "null"], minimum: -MAGNITUDE, maximum: MAGNITUDE, description }),
+  );
 const nullableBoolean = (description: string) =>
   Type.Optional(Type.Unsafe<boolean | null>({ type: ["boolean", "null"], description }));
 
 const openFields = {
-  InstrumentID: Type.Integer({ format: "int32", description: "Instrument to trade" }),
+  InstrumentID: Int32({ description: "Instrument to trade" }),
   IsBuy: Type.Boolean({ description: "true for long, false for short" }),
-  Leverage: Type.Integer({ format: "int32", description: "One of the instrument's allowed leverages" }),
+  Leverage: Int32({ description: "One of the instrument's allowed leverages" }),
   StopLossRate: nullableNumber(
     "Closing trigger price; must be worse than the current price (below the bid for a buy, above the ask for a sell). null or 0 = none",
   ),
@@ -25,19 +31,19 @@ const openFields = {
 export const OpenByAmountBody = Type.Object(
   {
     ...openFields,
-    Amount: Type.Number({ format: "double", description: "USD to invest (the margin), 2 decimals at most" }),
+    Amount: BoundedNumber(MAGNITUDE, { description: "USD to invest (the margin), 2 decimals at most" }),
   },
   { description: "Property names are matched case-insensitively (InstrumentId = InstrumentID)" },
 );
 
 export const OpenByUnitsBody = Type.Object(
-  { ...openFields, AmountInUnits: Type.Number({ format: "double", description: "Units to buy or sell" }) },
+  { ...openFields, AmountInUnits: BoundedNumber(MAGNITUDE, { description: "Units to buy or sell" }) },
   { description: "Property names are matched case-insensitively (InstrumentId = InstrumentID)" },
 );
 
 export const CloseBody = Type.Object(
   {
-    InstrumentID: Type.Integer({ format: "int32", description: "The position's instrument" }),
+    InstrumentID: Int32({ description: "The position's instrument" }),
     UnitsToDeduct: nullableNumber("Units to close; null or absent closes the whole position"),
   },
   { description: "Property names are matched case-insensitively" },
@@ -93,8 +99,8 @@ export const CloseOrderResponse = Type.Object(
   { description: "The executed close order" },
 );
 
-export const PositionIdParams = Type.Object({ positionId: Type.Integer({ minimum: 1 }) });
-export const OrderIdParams = Type.Object({ orderId: Type.Integer({ minimum: 1 }) });
+export const PositionIdParams = Type.Object({ positionId: Int32Id() });
+export const OrderIdParams = Type.Object({ orderId: Int32Id() });
 
 const UnrealizedPnL = Type.Object({
   pnL: Type.Number(),
@@ -218,7 +224,7 @@ export const OrderInfoResponse = Type.Object(
 
 export const HistoryQuery = Type.Object({
   minDate: Type.Optional(Type.String({ format: "date", description: "Trades closed on or after this day (UTC)" })),
-  page: Type.Integer({ minimum: 1, default: 1 }),
+  page: Int32({ minimum: 1, default: 1 }),
   pageSize: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
 });
 

@@ -11,8 +11,9 @@ import { loadOwned, WATCHLIST_WRITE_SCOPES } from "./watchlists.rules.js";
 export async function changeWatchlistRank(ctx: Ctx, watchlistId: string, newRank: number): Promise<void> {
   const actor = requireUser(ctx.actor, WATCHLIST_WRITE_SCOPES);
   await transact(ctx, async (trx) => {
-    await loadOwned(trx, actor, watchlistId);
     const repo = watchlistsRepository(trx);
+    await repo.lockOwner(actor.userId);
+    await loadOwned(trx, actor, watchlistId);
     await repo.shiftRanksFrom(actor.userId, newRank, watchlistId);
     await repo.update(watchlistId, { watchlistRank: newRank, updatedAt: isoNow(ctx.clock) });
   });

@@ -12,6 +12,7 @@ import { loadOwned, WATCHLIST_WRITE_SCOPES } from "./watchlists.rules.js";
 export async function deleteWatchlist(ctx: Ctx, watchlistId: string): Promise<void> {
   const actor = requireUser(ctx.actor, WATCHLIST_WRITE_SCOPES);
   await transact(ctx, async (trx) => {
+    await watchlistsRepository(trx).lockOwner(actor.userId);
     const row = await loadOwned(trx, actor, watchlistId);
     if (row.builtin !== null) {
       throw new AppError("Conflict", `The builtin ${row.watchlistType} watchlist cannot be deleted`);

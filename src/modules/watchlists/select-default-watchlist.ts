@@ -10,6 +10,7 @@ import { container, DEFAULT_PAGE, type WatchlistsContainer } from "./watchlists.
 export async function selectDefaultWatchlist(ctx: Ctx, watchlistId: string): Promise<WatchlistsContainer> {
   const actor = requireUser(ctx.actor, WATCHLIST_WRITE_SCOPES);
   const row = await transact(ctx, async (trx) => {
+    await watchlistsRepository(trx).lockOwner(actor.userId);
     await loadOwned(trx, actor, watchlistId);
     await watchlistsRepository(trx).selectDefault(actor.userId, watchlistId, isoNow(ctx.clock));
     return loadOwned(trx, actor, watchlistId);

@@ -2,6 +2,7 @@ import type { Selectable } from "kysely";
 import type { Executor } from "../../infra/db/executor.js";
 import { prepared } from "../../infra/db/prepared.js";
 import type { WatchlistItemsTable, WatchlistsTable } from "../../infra/db/schema.js";
+import { lockRows } from "../../infra/db/transactions.js";
 
 export type WatchlistRow = Selectable<WatchlistsTable>;
 export type WatchlistItemRow = Selectable<WatchlistItemsTable>;
@@ -117,17 +118,13 @@ export const watchlistsRepository = (db: Executor) => ({
   },
 
   /**
-   * Row-locks the user's builtin watchlists until commit: concurrent creates of one user
-   * serialize here, so the count that follows sees every committed one (PostgreSQL; SQLite
-   * runs one writer at a time anyway).
+   * Row-locks every watchlist of the user, in id order, until commit (PostgreSQL; SQLite runs one
+   * writer at a time anyway). Every write that touches several of a user's watchlists (a create,
+   * a delete, ranks, the selected default) takes it first: they serialize per user, in one lock
+   * order, so they cannot deadlock, and a create's count sees every committed one.
    */
   async lockOwner(userId: string): Promise<void> {
-    await db
-      .updateTable("watchlists")
-      .set((eb) => ({ updatedAt: eb.ref("updatedAt") }))
-      .where("userId", "=", userId)
-      .where("builtin", "is not", null)
-      .execute();
+    await lockRows(db, db.selectFrom("watchlists").select("id").where("userId", "=", userId).orderBy("id"));
   },
 
   /** Moves every other watchlist of the user at `rank` or after it one place down. */

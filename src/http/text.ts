@@ -1,0 +1,56 @@
+import type { FastifyInstance, preHandlerHookHandler, RouteOptions } from "fastify";
+
+/*
+ * No text of a request may contain U+0000 (decision 0101). PostgreSQL cannot store it in a text
+ * column and fails the whole statement; SQLite would keep it and hand it to every reader. So a
+ * path, query or body string holding one is refused with 422 before any use case runs, on both
+ * engines alike, the detail naming the field as a validation error does.
+ */
+
+const NUL = "\u0000";
+const MAX_DEPTH = 32;
+
+/** JSON-pointer paths (`/mentions/mentions/0/userName`) of the strings under `value` holding NUL. */
+function pathsWithNul(value: unknown, path: string, out: string[], depth: number): void {
+  if (typeof value === "string") {
+    if (value.includes(NUL)) out.push(path);
+  } else if (value !== null && typeof value === "object" && depth < MAX_DEPTH) {
+    for (const [key, v] of Object.entries(value)) pathsWithNul(v, `${path}/${key}`, out, depth + 1);
+  }
+}
+
+/** A Fastify validation error, so that the error handler words and places it like any other. */
+function nulError(context: string, paths: string[]): Error {
+  return Object.assign(new Error("The request text contains the NUL character"), {
+    statusCode: 422,
+    validationContext: context,
+    validation: paths.map((instancePath) => ({
+      instancePath,
+      schemaPath: "#",
+      keyword: "noNulCharacter",
+      params: {},
+      message: "must not contain the NUL character (U+0000)",
+    })),
+  });
+}
+
+const refuseNul: preHandlerHookHandler = (request, _reply, done) => {
+  for (const [context, value] of [
+    ["params", request.params],
+    ["querystring", request.query],
+    ["body", request.body],
+  ] as const) {
+    const paths: string[] = [];
+    pathsWithNul(value, "", paths, 0);
+    if (paths.length > 0) return done(nulError(context, paths));
+  }
+  done();
+};
+
+/** Every route refuses path, query and body text holding NUL (after validation, before its handler). */
+export function registerTextRules(app: FastifyInstance): void {
+  app.addHook("onRoute", (route: RouteOptions) => {
+    const own = route.preHandler === undefined ? [] : [route.preHandler].flat();
+    route.preHandler = [refuseNul, ...own];
+  });
+}
