@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RecordedSource } from "../../src/modules/market/engine.js";
 import {
   CandlesResponse,
   InstrumentsResponse,
@@ -7,6 +6,7 @@ import {
   SearchResponse,
 } from "../../src/modules/market/market.schemas.js";
 import { MARKET_DATA_SCOPES } from "../../src/modules/market/market-data.js";
+import { RecordedSource } from "../../src/modules/market/price-sources.js";
 import { engines, type Harness, type Headers, rid, startHarness } from "../support/harness.js";
 import { expectSchema } from "../support/schema.js";
 import { securitySuite } from "../support/security-suite.js";

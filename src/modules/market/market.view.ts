@@ -1,5 +1,5 @@
+import type { Candle, CandleInterval, Quote } from "../../core/market.js";
 import { avatarColor, avatarUrls, EXCHANGES } from "./catalog.js";
-import type { Candle, CandleInterval, Quote } from "./engine.js";
 import type { Instrument, InstrumentDetail } from "./find-instruments.js";
 
 /** The spec's "Market" resource (inside tags, post metadata and watchlist items). */
