@@ -37,6 +37,13 @@ module.exports = {
       to: { path: "^src/(modules|http)/" },
     },
     {
+      name: "context-below-modules",
+      comment: "Deps and Ctx know no module: a module's state is declared beside it, its contracts in core/",
+      severity: "error",
+      from: { path: "^src/modules/context\\.ts$" },
+      to: { path: "^src/modules/(?!context\\.ts$)" },
+    },
+    {
       name: "no-circular",
       severity: "error",
       from: {},

@@ -67,7 +67,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
   });
   // After auth (the caller is known) and before the scope check and any route, so every answer
   // to a known caller (403 included) is counted and carries the RateLimit headers.
-  await registerRateLimit(app, config, deps.log, deps.clock);
+  registerRateLimit(app, config, deps.rateLimits, deps.log);
   registerScopeCheck(app);
   await registerOpenApi(app, config.scopePrefix);
 

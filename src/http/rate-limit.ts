@@ -1,14 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import type { Config, RateLimitPolicy, RateLimitPool, TrustProxy } from "../config.js";
-import type { Clock } from "../core/clock.js";
 import { AppError } from "../core/errors.js";
-import {
-  type Consumption,
-  createRateLimitStore,
-  type LimitRequest,
-  type RateLimitStore,
-} from "../infra/ratelimit/index.js";
+import type { Consumption, LimitRequest, RateLimitStore } from "../infra/ratelimit/index.js";
 import type { Access, RateLimitGroup } from "./access.js";
 import { onRequestOfGuardedRoutes } from "./route-hooks.js";
 
@@ -85,16 +79,17 @@ interface Plan {
 
 /**
  * The limiter: an onRequest hook registered after authentication, for every route that
- * declares `config.access`. It spends the caller's budgets (all or nothing), sets the
- * RateLimit headers on the reply (successes and errors alike) and refuses with 429 +
- * Retry-After. Also appends each route's policy to its OpenAPI description.
+ * declares `config.access`. It spends the caller's budgets (all or nothing) in `store` (made with
+ * the other deps, and closed with them), sets the RateLimit headers on the reply (successes and
+ * errors alike) and refuses with 429 + Retry-After. Also appends each route's policy to its
+ * OpenAPI description.
  */
-export async function registerRateLimit(
+export function registerRateLimit(
   app: FastifyInstance,
-  config: Pick<Config, "rateLimits" | "redisUrl" | "redisNamespace">,
+  config: Pick<Config, "rateLimits">,
+  store: RateLimitStore,
   log: Logger,
-  clock: Clock,
-): Promise<void> {
+): void {
   const { enabled, pools } = config.rateLimits;
   const plans = new Map<string, Plan>();
   const planFor = (group: RateLimitGroup | undefined, method: string): Plan => {
@@ -128,13 +123,6 @@ export async function registerRateLimit(
   });
 
   if (!enabled) return;
-  const store: RateLimitStore = await createRateLimitStore({
-    redisUrl: config.redisUrl,
-    keyPrefix: `${config.redisNamespace}:rl:`,
-    log,
-    now: () => clock.now().getTime(),
-  });
-  app.addHook("onClose", async () => store.close());
   log.info({ store: store.kind, pools }, `rate limits on (${store.kind} store)`);
 
   onRequestOfGuardedRoutes(app, (access, method) => {

@@ -3,12 +3,24 @@ import type { Config } from "../config.js";
 import type { Actor } from "../core/actor.js";
 import type { Clock } from "../core/clock.js";
 import type { DomainEvent, EventBus } from "../core/events.js";
+import type { Market } from "../core/market.js";
 import type { Db } from "../infra/db/database.js";
 import type { Executor } from "../infra/db/executor.js";
 import { runTransaction } from "../infra/db/transactions.js";
-import type { MarketEngine } from "./market/engine.js";
+import type { RateLimitStore } from "../infra/ratelimit/index.js";
 
-/** What every use case may use; built once by buildApp (or the CLI) and shared. */
+/**
+ * What every use case may use, and everything a process keeps in memory beside its store: made
+ * once by `createDeps` (src/runtime.ts), which every app and CLI command uses, and closed by
+ * `closeDeps`. Two deps never share state, so several apps in one process (tests, instances) are
+ * as separate as several processes (docs/decisions/0094).
+ *
+ * A module that keeps state of its own declares its member beside the code that uses it
+ * (`declare module "../context.js"`, as the HTTP layer extends Fastify's request): `triggers`
+ * (trading/triggers.ts), `instrumentCache` (market/find-instruments.ts), `signingKeys`
+ * (oauth/signing-keys.ts), `externalKeys` (oauth/access-tokens.ts), `trending`
+ * (social/read-feed.ts). `createDeps` makes every member: the type checker holds it to that.
+ */
 export interface Deps {
   readonly db: Db;
   readonly bus: EventBus;
@@ -16,7 +28,9 @@ export interface Deps {
   readonly config: Config;
   readonly log: Logger;
   /** Current prices and the tick loop (the market engine); the triggers listen to it. */
-  readonly market: MarketEngine;
+  readonly market: Market;
+  /** The rate limiter's counters: this process's memory, or Redis shared by every instance. */
+  readonly rateLimits: RateLimitStore;
 }
 
 /** One call of a use case: the shared deps plus who is calling. */

@@ -1,12 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Clock } from "../../src/core/clock.js";
-import {
-  MarketEngine,
-  type PricedInstrument,
-  RandomWalkSource,
-  RecordedSource,
-} from "../../src/modules/market/engine.js";
+import type { PricedInstrument } from "../../src/core/market.js";
+import { MarketEngine } from "../../src/modules/market/engine.js";
+import { RandomWalkSource, RecordedSource } from "../../src/modules/market/price-sources.js";
 
 const settings = { seed: 7, volatility: 0.001, spreadBps: 10, tickMs: 0 };
 const aapl: PricedInstrument = { instrumentId: 1001, priceSeed: 190, precision: 2, volatilityFactor: 1 };

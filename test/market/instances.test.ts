@@ -2,13 +2,13 @@ import { randomUUID } from "node:crypto";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type App, buildApp } from "../../src/app.js";
+import type { TickInfo } from "../../src/core/market.js";
 import { RedisLease } from "../../src/infra/lease/redis.js";
 import { type Deps, withActor } from "../../src/modules/context.js";
-import { RecordedSource, type TickInfo } from "../../src/modules/market/engine.js";
+import { RecordedSource } from "../../src/modules/market/price-sources.js";
 import { currentQuotes, startMarket } from "../../src/modules/market/quotes.js";
 import { openMarketOrder } from "../../src/modules/trading/open-market-order.js";
 import { getTradeHistory } from "../../src/modules/trading/read-account.js";
-import { triggerIndexOf } from "../../src/modules/trading/triggers.js";
 import { closeDeps, createDeps } from "../../src/runtime.js";
 import { engines, type Harness, startHarness } from "../support/harness.js";
 import { REDIS_TEST_URL } from "../support/services.js";
@@ -172,7 +172,7 @@ describe.each(withRedis ? engines() : [])("one price stream for two instances on
     const positionId = opened.order.positionId;
     // Opened on the follower, watched on both (PositionOpened runs everywhere).
     await until("both instances watch the stop", () =>
-      instances.every((i) => triggerIndexOf(i.deps).currentStop(positionId) === stopLossRate),
+      instances.every((i) => i.deps.triggers.index.currentStop(positionId) === stopLossRate),
     );
     // The price falls through the stop on the next tick, on whichever engine leads.
     const crash = Math.round(bid * 0.8 * 100) / 100;
@@ -186,7 +186,7 @@ describe.each(withRedis ? engines() : [])("one price stream for two instances on
     expect(trades.map((t) => [t.positionId, t.closeReason, t.closeRate])).toEqual([
       [positionId, "StopLoss", stopLossRate],
     ]);
-    expect(instances.every((i) => triggerIndexOf(i.deps).currentStop(positionId) === undefined)).toBe(true);
+    expect(instances.every((i) => i.deps.triggers.index.currentStop(positionId) === undefined)).toBe(true);
     expect(follow.deps.market.quote(1003)!.mid).toBe(lead.deps.market.quote(1003)!.mid);
   });
 

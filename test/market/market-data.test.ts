@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RecordedSource } from "../../src/modules/market/engine.js";
 import {
   CandlesResponse,
   InstrumentsResponse,
   RatesResponse,
   SearchResponse,
 } from "../../src/modules/market/market.schemas.js";
+import { RecordedSource } from "../../src/modules/market/price-sources.js";
 import { engines, type Harness, type Headers, rid, startHarness } from "../support/harness.js";
 import { expectSchema } from "../support/schema.js";
 

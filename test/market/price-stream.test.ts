@@ -2,18 +2,13 @@ import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Clock } from "../../src/core/clock.js";
+import type { CandleInterval, PricedInstrument, Quote } from "../../src/core/market.js";
 import { type Ctx, withActor } from "../../src/modules/context.js";
-import {
-  type CandleInterval,
-  MarketEngine,
-  type PricedInstrument,
-  type Quote,
-  RecordedSource,
-} from "../../src/modules/market/engine.js";
+import { MarketEngine } from "../../src/modules/market/engine.js";
+import { RecordedSource } from "../../src/modules/market/price-sources.js";
 import { currentQuotes } from "../../src/modules/market/quotes.js";
 import { openMarketOrder } from "../../src/modules/trading/open-market-order.js";
 import { getTradeHistory } from "../../src/modules/trading/read-account.js";
-import { triggerIndexOf } from "../../src/modules/trading/triggers.js";
 import { engines, type Harness, startHarness } from "../support/harness.js";
 
 const aapl: PricedInstrument = { instrumentId: 1001, priceSeed: 190, precision: 2, volatilityFactor: 1 };
@@ -155,7 +150,7 @@ describe.each(engines())("triggers on a follower on %s", (engine) => {
     await applied(400);
     const trailing = await open({ stopLossRate: 390, isTslEnabled: true });
     const fixed = await open({ stopLossRate: 380 });
-    const index = triggerIndexOf(h.deps);
+    const index = h.deps.triggers.index;
     await applied(410);
     // The trailing stop kept its gap of 10 (from 400.05 bid-side best) as the price rose.
     expect(index.currentStop(trailing.order.positionId)).toBeGreaterThan(399);

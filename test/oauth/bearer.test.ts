@@ -7,7 +7,7 @@ import { buildApp } from "../../src/app.js";
 import { systemActor } from "../../src/core/actor.js";
 import { withActor } from "../../src/modules/context.js";
 import { createUser } from "../../src/modules/identity/create-user.js";
-import { keyStore, rotateSigningKey } from "../../src/modules/oauth/signing-keys.js";
+import { rotateSigningKey } from "../../src/modules/oauth/signing-keys.js";
 import { closeDeps, createDeps } from "../../src/runtime.js";
 import { engines, type Harness, startHarness } from "../support/harness.js";
 
@@ -44,7 +44,7 @@ describe.each(engines())("bearer verification on %s", (engine) => {
 
   /** Signs with the server's own current key, so only the claim under test is wrong. */
   async function ownKeySigned(claims: Record<string, unknown>, header: Record<string, unknown> = {}) {
-    const key = await keyStore(h.deps).current();
+    const key = await h.deps.signingKeys.current();
     const now = Math.floor(Date.now() / 1000);
     const { user, token } = await h.bearer(["user-info:read"]);
     const valid = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString());
@@ -121,7 +121,7 @@ describe.each(engines())("bearer verification on %s", (engine) => {
     const { token } = await h.bearer(["user-info:read"]);
     const payload = token.split(".")[1]!;
     await expectInvalid(`${b64({ alg: "none", typ: "at+jwt" })}.${payload}.`, "unsupported algorithm none");
-    const jwk = (await keyStore(h.deps).current()).publicJwk;
+    const jwk = (await h.deps.signingKeys.current()).publicJwk;
     const hmac = await new SignJWT(JSON.parse(Buffer.from(payload, "base64url").toString()))
       .setProtectedHeader({ alg: "HS256", kid: jwk.kid!, typ: "at+jwt" })
       .sign(new TextEncoder().encode(JSON.stringify(jwk)));
@@ -132,7 +132,7 @@ describe.each(engines())("bearer verification on %s", (engine) => {
     const { privateKey } = await generateKeyPair("ES256");
     const { token } = await h.bearer(["user-info:read"]);
     const claims = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString());
-    const kid = (await keyStore(h.deps).current()).kid;
+    const kid = (await h.deps.signingKeys.current()).kid;
     await expectInvalid(
       await new SignJWT(claims).setProtectedHeader({ alg: "ES256", kid, typ: "at+jwt" }).sign(privateKey),
       "bad signature",
@@ -159,14 +159,14 @@ describe.each(engines())("bearer verification on %s", (engine) => {
 
   it("signing keys persist across a restart, and rotation keeps earlier tokens valid", async () => {
     const { token } = await h.bearer(["user-info:read"]);
-    const kidBefore = (await keyStore(h.deps).current()).kid;
+    const kidBefore = (await h.deps.signingKeys.current()).kid;
     // a second process on the same store: new deps, new app, no shared memory
     const deps2 = await createDeps(h.config);
     const app2 = await buildApp(h.config, deps2);
     try {
       const res = await app2.inject({ method: "GET", url: ME, headers: { authorization: `Bearer ${token}` } });
       expect(res.statusCode).toBe(200);
-      expect((await keyStore(deps2).current()).kid).toBe(kidBefore);
+      expect((await deps2.signingKeys.current()).kid).toBe(kidBefore);
 
       const rotated = await rotateSigningKey(withActor(deps2, systemActor("test")));
       expect(rotated.kid).not.toBe(kidBefore);
@@ -176,7 +176,7 @@ describe.each(engines())("bearer verification on %s", (engine) => {
       expect(
         (await app2.inject({ method: "GET", url: ME, headers: { authorization: `Bearer ${token}` } })).statusCode,
       ).toBe(200);
-      keyStore(h.deps).invalidate();
+      h.deps.signingKeys.invalidate();
       const fresh = (await h.bearer(["user-info:read"])).token;
       expect(JSON.parse(Buffer.from(fresh.split(".")[0]!, "base64url").toString()).kid).toBe(rotated.kid);
 
@@ -188,7 +188,7 @@ describe.each(engines())("bearer verification on %s", (engine) => {
     } finally {
       await app2.close();
       await closeDeps(deps2);
-      keyStore(h.deps).invalidate();
+      h.deps.signingKeys.invalidate();
     }
   });
 });

@@ -19,7 +19,7 @@ async function groupsApp(h: Harness, env: Record<string, string> = {}): Promise<
   const app = Fastify({ trustProxy: trustProxyOption(config.trustProxy) });
   registerErrorHandling(app, (code) => ERROR_STATUS[code], config.scopePrefix);
   registerAuth(app, { keyPair: createKeyPairAuthenticator(h.deps) });
-  await registerRateLimit(app, config, h.deps.log, h.deps.clock);
+  registerRateLimit(app, config, h.deps.rateLimits, h.deps.log);
   const groups: (RateLimitGroup | undefined)[] = [undefined, "feed", "watchlist", "market-data"];
   for (const group of groups) {
     app.get(

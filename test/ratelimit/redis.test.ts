@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type App, buildApp } from "../../src/app.js";
 import type { Config } from "../../src/config.js";
 import { RedisRateLimitStore } from "../../src/infra/ratelimit/redis.js";
+import { closeDeps, createDeps } from "../../src/runtime.js";
 import { type Harness, type Headers, rid, startHarness } from "../support/harness.js";
 import { REDIS_TEST_URL } from "../support/services.js";
 import { freePort, TestRedisServer } from "./redis-server.js";
@@ -38,8 +39,25 @@ async function until(check: () => Promise<boolean>, timeoutMs = 8_000): Promise<
   }
 }
 
-/** Another instance of the same deployment: its own buildApp, same database and REDIS_URL. */
-const secondInstance = (h: Harness, config: Partial<Config> = {}) => buildApp({ ...h.config, ...config }, h.deps);
+/**
+ * Another instance of the same deployment: its own deps (rate-limit store included) and app, on the
+ * same database and REDIS_URL, logging to the same lines.
+ */
+async function secondInstance(h: Harness, config: Partial<Config> = {}): Promise<Instance> {
+  const deps = await createDeps({ ...h.config, ...config }, { log: h.deps.log, clock: h.deps.clock });
+  const app = await buildApp(deps.config, deps);
+  return {
+    app,
+    async close() {
+      await app.close();
+      await closeDeps(deps);
+    },
+  };
+}
+interface Instance {
+  app: App;
+  close(): Promise<void>;
+}
 
 // The shared Redis at 127.0.0.1:6379 is mandatory under CI (global setup); locally the suite
 // runs when it is up.
@@ -47,13 +65,15 @@ describe.each(inject("services").redis ? [REDIS_TEST_URL] : [])("rate limits sha
   let h: Harness;
   let a: App;
   let b: App;
+  let second: Instance;
   beforeAll(async () => {
     h = await startHarness("sqlite", { rateLimits: "defaults", env: { REDIS_URL: url } });
     a = h.app;
-    b = await secondInstance(h);
+    second = await secondInstance(h);
+    b = second.app;
   });
   afterAll(async () => {
-    await b.close();
+    await second.close();
     await h.close();
   });
 
@@ -96,11 +116,11 @@ describe.each(inject("services").redis ? [REDIS_TEST_URL] : [])("rate limits sha
     const short = await secondInstance(h, { rateLimits: { enabled: true, pools } });
     try {
       const u = await h.user(["user-info:read"]);
-      for (let i = 0; i < 3; i++) expect((await call(short, u.headers)).statusCode).toBe(200);
-      const refused = await call(short, u.headers);
+      for (let i = 0; i < 3; i++) expect((await call(short.app, u.headers)).statusCode).toBe(200);
+      const refused = await call(short.app, u.headers);
       expect(refused.statusCode).toBe(429);
       expect(refused.headers["retry-after"]).toBe("1");
-      await until(async () => (await call(short, u.headers)).statusCode === 200, 3_000);
+      await until(async () => (await call(short.app, u.headers)).statusCode === 200, 3_000);
     } finally {
       await short.close();
     }
@@ -139,6 +159,7 @@ describe.each(inject("services").redis ? ["a private redis-server"] : [])(
     let server: TestRedisServer;
     let h: Harness;
     let b: App;
+    let second: Instance | undefined;
     const captured = capturedLog();
     const outageLines = () => captured.lines.filter((l) => l.msg.includes(OUTAGE)).length;
     beforeAll(async () => {
@@ -148,10 +169,11 @@ describe.each(inject("services").redis ? ["a private redis-server"] : [])(
         env: { REDIS_URL: server.url, RATE_LIMIT_DEFAULT: "5/60s" },
         log: captured.log,
       });
-      b = await secondInstance(h);
+      second = await secondInstance(h);
+      b = second.app;
     });
     afterAll(async () => {
-      await b?.close();
+      await second?.close();
       await h?.close();
       await server.stop();
     });

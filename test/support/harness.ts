@@ -43,7 +43,10 @@ export interface Harness {
   config: Config;
   /** A new user holding a key pair with `scopes` (bare or prefixed). */
   user(scopes: string[], options?: { username?: string; environment?: string }): Promise<TestUser>;
-  /** A second app on the same store whose every rate-limit pool allows 1 request per 60 s. */
+  /**
+   * A second app on the same deps (so the same store and rate-limit counters) whose every pool
+   * allows 1 request per 60 s: give it callers the first app has not counted.
+   */
   tinyLimitApp(): Promise<App>;
   /**
    * A bearer token (the OAuth access token `tokens create` mints) for a new user, or for `user`;

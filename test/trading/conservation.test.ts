@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../../src/core/errors.js";
 import { withActor } from "../../src/modules/context.js";
-import { RecordedSource } from "../../src/modules/market/engine.js";
+import { RecordedSource } from "../../src/modules/market/price-sources.js";
 import { currentQuotes } from "../../src/modules/market/quotes.js";
 import { closePosition } from "../../src/modules/trading/close-position.js";
 import { openMarketOrder } from "../../src/modules/trading/open-market-order.js";

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withActor } from "../../src/modules/context.js";
-import { RecordedSource } from "../../src/modules/market/engine.js";
+import { RecordedSource } from "../../src/modules/market/price-sources.js";
 import { currentQuotes } from "../../src/modules/market/quotes.js";
 import { openMarketOrder } from "../../src/modules/trading/open-market-order.js";
 import { getTradeHistory } from "../../src/modules/trading/read-account.js";
-import { loadTriggers, persistTrailingStops, triggerIndexOf } from "../../src/modules/trading/triggers.js";
+import { loadTriggers, persistTrailingStops } from "../../src/modules/trading/triggers.js";
 import { engines, type Harness, startHarness } from "../support/harness.js";
 
 describe.each(engines())("trigger index rebuilt from the store on %s", (engine) => {
@@ -35,7 +35,7 @@ describe.each(engines())("trigger index rebuilt from the store on %s", (engine) 
     const b = await open(0, 420);
     await open(0, 0);
     // A restart: the in-memory index is empty until it is loaded.
-    const index = triggerIndexOf(h.deps);
+    const index = h.deps.triggers.index;
     index.remove(a.order.positionId);
     index.remove(b.order.positionId);
     expect(index.size).toBe(0);
@@ -64,7 +64,7 @@ describe.each(engines())("trigger index rebuilt from the store on %s", (engine) 
       stopLossRate: 390,
       isTslEnabled: true,
     });
-    const index = triggerIndexOf(h.deps);
+    const index = h.deps.triggers.index;
     h.deps.market.useSource(new RecordedSource({ 1003: [420] }, h.deps.market.steps));
     await h.deps.market.tick();
     const moved = index.currentStop(order.positionId)!;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoCidOf } from "../../src/modules/identity/identity.view.js";
-import { RecordedSource } from "../../src/modules/market/engine.js";
+import { RecordedSource } from "../../src/modules/market/price-sources.js";
 import { currentQuotes } from "../../src/modules/market/quotes.js";
 import {
   CloseOrderResponse,

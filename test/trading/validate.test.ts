@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../src/core/errors.js";
-import type { Quote } from "../../src/modules/market/engine.js";
+import type { Quote } from "../../src/core/market.js";
 import type { Instrument } from "../../src/modules/market/find-instruments.js";
 import { type OpenOrderInput, type OrderSize, validate } from "../../src/modules/trading/open-market-order.js";
 

@@ -1,35 +1,16 @@
 import { randomUUID } from "node:crypto";
 import type { Clock } from "../../core/clock.js";
-
-/** A two-sided price of one instrument at one tick. */
-export interface Quote {
-  instrumentId: number;
-  bid: number;
-  ask: number;
-  mid: number;
-  date: string;
-  /** Increases by one on every tick of the feed; identifies the price a trade executed at. */
-  priceRateId: number;
-}
-
-/** What the engine needs to know of an instrument to price it. */
-export interface PricedInstrument {
-  instrumentId: number;
-  priceSeed: number;
-  /** Decimal places of the quote. */
-  precision: number;
-  /** Multiplies the configured volatility (crypto moves more than currencies). */
-  volatilityFactor: number;
-}
-
-/**
- * Where mid prices come from. The default is a seeded random walk; a recorded series or an
- * external feed implements the same interface.
- */
-export interface PriceSource {
-  /** The next mid price, or undefined to leave the instrument where it is on this tick. */
-  next(instrument: PricedInstrument, previousMid: number, step: number): number | undefined;
-}
+import type {
+  Candle,
+  CandleInterval,
+  Market,
+  PricedInstrument,
+  PriceSource,
+  Quote,
+  TickListener,
+} from "../../core/market.js";
+import { CandleSeries } from "./candles.js";
+import { RandomWalkSource } from "./price-sources.js";
 
 export interface EngineSettings {
   seed: number;
@@ -38,116 +19,11 @@ export interface EngineSettings {
   tickMs: number;
 }
 
-/** A 32-bit seeded generator (mulberry32): tiny, fast and reproducible across platforms. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/**
- * Geometric random walk, one independent generator per instrument (seeded from the feed's seed
- * and the instrument id), so an instrument's path does not depend on which others are priced.
- */
-export class RandomWalkSource implements PriceSource {
-  private readonly generators = new Map<number, () => number>();
-
-  constructor(
-    private readonly seed: number,
-    private readonly volatility: number,
-  ) {}
-
-  next(instrument: PricedInstrument, previousMid: number): number {
-    let random = this.generators.get(instrument.instrumentId);
-    if (!random) {
-      random = mulberry32((Math.imul(this.seed ^ 0x9e3779b9, 31) + instrument.instrumentId * 2654435761) >>> 0);
-      this.generators.set(instrument.instrumentId, random);
-    }
-    // Box–Muller: a standard normal draw from two uniforms.
-    const u = 1 - random();
-    const v = random();
-    const z = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-    const sigma = this.volatility * instrument.volatilityFactor;
-    return previousMid * Math.exp(sigma * z - (sigma * sigma) / 2);
-  }
-}
-
-/**
- * Replays recorded mid prices: the n-th tick of the feed gives `series[id][n - 1]`; after the
- * end of its series (or without one) an instrument holds its price.
- */
-export class RecordedSource implements PriceSource {
-  private readonly series: Map<number, readonly number[]>;
-  private readonly startStep: number;
-
-  constructor(series: Record<number, readonly number[]> | Map<number, readonly number[]>, startStep = 0) {
-    this.series = series instanceof Map ? series : new Map(Object.entries(series).map(([k, v]) => [Number(k), v]));
-    this.startStep = startStep;
-  }
-
-  next(instrument: PricedInstrument, _previousMid: number, step: number): number | undefined {
-    return this.series.get(instrument.instrumentId)?.[step - this.startStep - 1];
-  }
-}
-
-export const CANDLE_INTERVALS = {
-  OneMinute: 60_000,
-  FiveMinutes: 300_000,
-  TenMinutes: 600_000,
-  FifteenMinutes: 900_000,
-  ThirtyMinutes: 1_800_000,
-  OneHour: 3_600_000,
-  FourHours: 14_400_000,
-  OneDay: 86_400_000,
-  OneWeek: 604_800_000,
-} as const;
-export type CandleInterval = keyof typeof CANDLE_INTERVALS;
-const INTERVAL_NAMES = Object.keys(CANDLE_INTERVALS) as CandleInterval[];
-/** Weeks start on Monday: the first Monday after the Unix epoch (a Thursday) was 4 days in. */
-const WEEK_OFFSET = 4 * 86_400_000;
-export const MAX_CANDLES = 1000;
-
-export interface Candle {
-  fromDate: string;
-  open: number;
-  high: number;
-  low: number;
-  close: number;
-  /** Ticks in the candle (the simulated feed has no traded volume). */
-  volume: number;
-}
-
-interface OpenCandle {
-  start: number;
-  open: number;
-  high: number;
-  low: number;
-  close: number;
-  volume: number;
-}
-
 interface InstrumentState {
   instrument: PricedInstrument;
   quote: Quote;
-  candles: Map<CandleInterval, OpenCandle[]>;
+  candles: CandleSeries;
 }
-
-/** What a listener learns of a tick besides its quotes. */
-export interface TickInfo {
-  step: number;
-  /**
-   * True when the quotes were applied from the leading instance's broadcast rather than ticked
-   * here: follow them, but leave acting on them (closing triggered positions) to the leader.
-   */
-  applied: boolean;
-}
-
-export type TickListener = (quotes: readonly Quote[], tick: TickInfo) => Promise<void> | void;
 
 /**
  * Who may tick when several instances run (src/infra/lease): `acquire` is asked before every
@@ -176,7 +52,7 @@ const round = (value: number, precision: number) => {
  * listeners (the trading triggers) before the next tick may start. Tests call `tick()`
  * directly; `serve` calls `start()` for a timer.
  */
-export class MarketEngine {
+export class MarketEngine implements Market {
   private readonly states = new Map<number, InstrumentState>();
   private readonly listeners: TickListener[] = [];
   private source: PriceSource;
@@ -228,9 +104,9 @@ export class MarketEngine {
       const state: InstrumentState = {
         instrument,
         quote: applied ?? this.quoteFor(instrument, instrument.priceSeed, date.toISOString()),
-        candles: new Map(),
+        candles: new CandleSeries(),
       };
-      this.foldIntoCandles(state, applied ? Date.parse(applied.date) : date.getTime());
+      state.candles.add(applied ? Date.parse(applied.date) : date.getTime(), state.quote.mid);
       this.states.set(instrument.instrumentId, state);
     }
   }
@@ -272,7 +148,7 @@ export class MarketEngine {
       const next = this.source.next(state.instrument, state.quote.mid, this.step);
       if (next === undefined || !(next > 0) || !Number.isFinite(next)) continue;
       state.quote = this.quoteFor(state.instrument, next, date);
-      this.foldIntoCandles(state, now.getTime());
+      state.candles.add(now.getTime(), state.quote.mid);
       moved.push(state.quote);
     }
     for (const listener of this.listeners) await listener(moved, { step: this.step, applied: false });
@@ -315,7 +191,7 @@ export class MarketEngine {
         continue;
       }
       state.quote = quote;
-      this.foldIntoCandles(state, Date.parse(quote.date));
+      state.candles.add(Date.parse(quote.date), quote.mid);
       applied.push(quote);
     }
     for (const listener of this.listeners) await listener(applied, { step, applied: true });
@@ -350,18 +226,8 @@ export class MarketEngine {
     await this.leadership?.close();
   }
 
-  /** Up to `count` most recent candles, oldest first (`asc`) or newest first (`desc`). */
   candles(instrumentId: number, interval: CandleInterval, count: number, direction: "asc" | "desc"): Candle[] {
-    const list = this.states.get(instrumentId)?.candles.get(interval) ?? [];
-    const picked = list.slice(Math.max(0, list.length - count)).map((c) => ({
-      fromDate: new Date(c.start).toISOString(),
-      open: c.open,
-      high: c.high,
-      low: c.low,
-      close: c.close,
-      volume: c.volume,
-    }));
-    return direction === "desc" ? picked.reverse() : picked;
+    return this.states.get(instrumentId)?.candles.recent(interval, count, direction) ?? [];
   }
 
   private quoteFor(instrument: PricedInstrument, rawMid: number, date: string): Quote {
@@ -372,29 +238,5 @@ export class MarketEngine {
     // A quote always has a positive spread of at least one pip.
     const ask = Math.max(round(mid + half, instrument.precision), round(bid + pip, instrument.precision));
     return { instrumentId: instrument.instrumentId, bid, ask, mid, date, priceRateId: this.step };
-  }
-
-  private foldIntoCandles(state: InstrumentState, time: number): void {
-    const price = state.quote.mid;
-    for (const interval of INTERVAL_NAMES) {
-      const ms = CANDLE_INTERVALS[interval];
-      const offset = interval === "OneWeek" ? WEEK_OFFSET : 0;
-      const start = Math.floor((time - offset) / ms) * ms + offset;
-      let list = state.candles.get(interval);
-      if (!list) {
-        list = [];
-        state.candles.set(interval, list);
-      }
-      const last = list[list.length - 1];
-      if (last && last.start === start) {
-        last.high = Math.max(last.high, price);
-        last.low = Math.min(last.low, price);
-        last.close = price;
-        last.volume += 1;
-      } else {
-        list.push({ start, open: price, high: price, low: price, close: price, volume: 1 });
-        if (list.length > MAX_CANDLES) list.shift();
-      }
-    }
   }
 }

@@ -48,23 +48,24 @@ export async function findInstruments(deps: Deps, ids: readonly number[]): Promi
   return findInstrumentDetails(deps, ids);
 }
 
-/**
- * Catalog rows never change once written (the seed only adds missing ones), so found entries are
- * kept per store: an order does not pay a query to learn its instrument. Unknown ids are asked
- * again each time (a seed may add them).
- */
-const cache = new WeakMap<object, Map<number, InstrumentDetail>>();
+declare module "../context.js" {
+  interface Deps {
+    /**
+     * Market: the catalog entries found so far, by id. Catalog rows never change once written (the
+     * seed only adds missing ones), so an order does not pay a query to learn its instrument.
+     * Unknown ids are asked again each time (a seed may add them).
+     */
+    readonly instrumentCache: Map<number, InstrumentDetail>;
+  }
+}
+
 const INSTRUMENT_ID_MAX = 2_147_483_647;
 
 export async function findInstrumentDetails(
   deps: Deps,
   ids: readonly number[],
 ): Promise<Map<number, InstrumentDetail>> {
-  let known = cache.get(deps.db);
-  if (!known) {
-    known = new Map();
-    cache.set(deps.db, known);
-  }
+  const known = deps.instrumentCache;
   const out = new Map<number, InstrumentDetail>();
   const missing: number[] = [];
   for (const id of new Set(ids)) {

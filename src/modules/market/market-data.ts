@@ -1,8 +1,8 @@
 import { requireUser } from "../../core/access.js";
 import type { Actor } from "../../core/actor.js";
 import { AppError, invalid } from "../../core/errors.js";
+import type { Candle, CandleInterval, Quote } from "../../core/market.js";
 import type { Ctx } from "../context.js";
-import type { Candle, CandleInterval, Quote } from "./engine.js";
 import { type InstrumentDetail, listInstruments, searchInstrumentsPage } from "./find-instruments.js";
 import { currentQuotes } from "./quotes.js";
 

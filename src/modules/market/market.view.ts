@@ -1,3 +1,4 @@
+import type { Candle, CandleInterval, Quote } from "../../core/market.js";
 import {
   avatarColor,
   avatarUrls,
@@ -6,7 +7,6 @@ import {
   type MarketAssetType,
   marketAssetType,
 } from "./catalog.js";
-import type { Candle, CandleInterval, Quote } from "./engine.js";
 import type { Instrument, InstrumentDetail } from "./find-instruments.js";
 
 /** The spec's "Market" resource (inside tags, post metadata and watchlist items). */

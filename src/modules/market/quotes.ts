@@ -1,6 +1,6 @@
+import type { PricedInstrument, Quote } from "../../core/market.js";
 import type { Deps } from "../context.js";
 import { ASSET_CLASSES } from "./catalog.js";
-import type { PricedInstrument, Quote } from "./engine.js";
 import { findInstrumentDetails, type InstrumentDetail, listInstruments } from "./find-instruments.js";
 import { ensureInstrumentCatalog } from "./seed-catalog.js";
 

@@ -17,7 +17,7 @@ import type { Deps } from "../context.js";
 import { resolveUser } from "../identity/user-ref.js";
 import { oauthRepository } from "./oauth.repository.js";
 import { scopeString } from "./scope-words.js";
-import { keyStore, SIGNING_ALG } from "./signing-keys.js";
+import { SIGNING_ALG } from "./signing-keys.js";
 
 /** Tolerated difference between our clock and the token's `iat` / `exp` (and another issuer's). */
 export const CLOCK_SKEW_SECONDS = 30;
@@ -48,7 +48,7 @@ export async function signAccessToken(
   subject: AccessTokenSubject,
   ttlSeconds: number = deps.config.oauth.accessTokenTtl,
 ): Promise<SignedAccessToken> {
-  const key = await keyStore(deps).current();
+  const key = await deps.signingKeys.current();
   const now = Math.floor(deps.clock.now().getTime() / 1000);
   const token = await new SignJWT({
     client_id: subject.clientId ?? OPERATOR_CLIENT,
@@ -84,19 +84,23 @@ class Refused extends Error {
 const builtInKeys =
   (deps: Deps): JWTVerifyGetKey =>
   async (header) => {
-    const key = header.kid ? await keyStore(deps).byKid(header.kid) : undefined;
+    const key = header.kid ? await deps.signingKeys.byKid(header.kid) : undefined;
     if (!key) throw new Refused(`unknown signing key (kid ${shown(header.kid ?? "none")})`);
     return key.publicKey;
   };
 
-const remoteSets = new WeakMap<Config, JWTVerifyGetKey>();
-function externalKeys(config: Config, jwksUrl: string): JWTVerifyGetKey {
-  let set = remoteSets.get(config);
-  if (!set) {
-    set = createRemoteJWKSet(new URL(jwksUrl), { timeoutDuration: 5000, cooldownDuration: 30_000 });
-    remoteSets.set(config, set);
+declare module "../context.js" {
+  interface Deps {
+    /** OAuth: the trusted external issuer's keys (fetched from its JWKS, and kept); none without one. */
+    readonly externalKeys: JWTVerifyGetKey | undefined;
   }
-  return set;
+}
+
+/** The external issuer's key set (`createDeps`): fetched on first use, refetched for an unknown kid. */
+export function createExternalKeys(config: Pick<Config, "oauth">): JWTVerifyGetKey | undefined {
+  const external = config.oauth.external;
+  if (!external) return undefined;
+  return createRemoteJWKSet(new URL(external.jwksUrl), { timeoutDuration: 5000, cooldownDuration: 30_000 });
 }
 
 const bareScopes = (claims: JWTPayload, prefix: string): string[] => {
@@ -188,7 +192,7 @@ export function createBearerAuthenticator(deps: Deps, issuer: () => string) {
     const known = cache.get(token);
     if (known && (known.exp + CLOCK_SKEW_SECONDS) * 1000 > deps.clock.now().getTime()) {
       // A dropped signing key (rotate --drop-previous) ends its cached tokens too.
-      if (known.kid === null || (await keyStore(deps).byKid(known.kid))) return known.actor;
+      if (known.kid === null || (await deps.signingKeys.byKid(known.kid))) return known.actor;
     }
     const verified = await verify(deps, issuer(), token);
     if (isRefusal(verified)) return verified;
@@ -209,8 +213,8 @@ async function verify(deps: Deps, issuer: string, token: string): Promise<Verifi
   }
   try {
     const external = deps.config.oauth.external;
-    if (external && unverified.iss === external.issuer && unverified.iss !== issuer) {
-      return await verifyExternal(deps, external, token);
+    if (external && deps.externalKeys && unverified.iss === external.issuer && unverified.iss !== issuer) {
+      return await verifyExternal(deps, external, deps.externalKeys, token);
     }
     // Checked before the signature, so a token of another issuer (often: the same server on
     // another port) says so rather than "unknown signing key".
@@ -264,9 +268,10 @@ async function verify(deps: Deps, issuer: string, token: string): Promise<Verifi
 async function verifyExternal(
   deps: Deps,
   external: { issuer: string; jwksUrl: string },
+  keys: JWTVerifyGetKey,
   token: string,
 ): Promise<Verified> {
-  const { payload } = await jwtVerify(token, externalKeys(deps.config, external.jwksUrl), {
+  const { payload } = await jwtVerify(token, keys, {
     issuer: external.issuer,
     audience: deps.config.oauth.audience,
     algorithms: EXTERNAL_ALGS,

@@ -1,7 +1,7 @@
 import { randomBytes, type webcrypto } from "node:crypto";
 import { exportJWK, generateKeyPair, importJWK, type JWK } from "jose";
 import { requireSystem } from "../../core/access.js";
-import { isoNow } from "../../core/clock.js";
+import { type Clock, isoNow } from "../../core/clock.js";
 import type { Db } from "../../infra/db/database.js";
 import { type Ctx, type Deps, transact } from "../context.js";
 import { oauthRepository, type SigningKeyRow } from "./oauth.repository.js";
@@ -27,22 +27,32 @@ export interface SigningKey {
   retiredAt: string | null;
 }
 
+declare module "../context.js" {
+  interface Deps {
+    /** OAuth: the signing keys of our tokens, read from the store and kept for a minute. */
+    readonly signingKeys: KeyStore;
+  }
+}
+
 /**
  * The signing keys, kept in the database so they survive restarts and are shared by every
  * instance; cached here for a minute and re-read at once when a token names an unknown kid.
  */
-class KeyStore {
+export class KeyStore {
   private keys: SigningKey[] = [];
   private loadedAt = Number.NEGATIVE_INFINITY;
   private loading: Promise<void> | undefined;
   private creating: Promise<void> | undefined;
 
-  constructor(private readonly deps: Deps) {}
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
 
   private async load(): Promise<void> {
     this.loading ??= (async () => {
       try {
-        const rows = await oauthRepository(this.deps.db.kysely).listSigningKeys();
+        const rows = await oauthRepository(this.db.kysely).listSigningKeys();
         const known = new Map(this.keys.map((k) => [k.kid, k]));
         this.keys = await Promise.all(rows.map(async (row) => reuse(known.get(row.kid), row) ?? importRow(row)));
         this.loadedAt = Date.now();
@@ -69,7 +79,7 @@ class KeyStore {
     // Concurrent first requests make one key (other instances may add theirs: all are trusted).
     this.creating ??= (async () => {
       try {
-        await oauthRepository(this.deps.db.kysely).insertSigningKey(await newKeyRow(isoNow(this.deps.clock)));
+        await oauthRepository(this.db.kysely).insertSigningKey(await newKeyRow(isoNow(this.clock)));
         await this.load();
       } finally {
         this.creating = undefined;
@@ -81,7 +91,7 @@ class KeyStore {
 
   /** Keys that may verify a token now: active ones and recently retired ones. */
   async trusted(): Promise<SigningKey[]> {
-    const now = this.deps.clock.now().getTime();
+    const now = this.clock.now().getTime();
     return (await this.fresh()).filter(
       (k) => k.retiredAt === null || Date.parse(k.retiredAt) + RETIRED_KEY_GRACE_SECONDS * 1000 > now,
     );
@@ -126,22 +136,10 @@ async function newKeyRow(createdAt: string): Promise<SigningKeyRow> {
   };
 }
 
-const stores = new WeakMap<Db, KeyStore>();
-
-/** One key store per open database, shared by the routes and the bearer verifier. */
-export function keyStore(deps: Deps): KeyStore {
-  let store = stores.get(deps.db);
-  if (!store) {
-    store = new KeyStore(deps);
-    stores.set(deps.db, store);
-  }
-  return store;
-}
-
 /** The JWKS document: the public halves of every trusted key. */
 export async function publishedKeys(deps: Deps): Promise<{ keys: JWK[] }> {
-  await keyStore(deps).current();
-  return { keys: (await keyStore(deps).trusted()).map((k) => k.publicJwk) };
+  await deps.signingKeys.current();
+  return { keys: (await deps.signingKeys.trusted()).map((k) => k.publicJwk) };
 }
 
 export interface SigningKeySummary {
@@ -180,6 +178,6 @@ export async function rotateSigningKey(ctx: Ctx, options: { dropPrevious?: boole
     await repo.insertSigningKey(row);
     if (options.dropPrevious) await repo.deleteSigningKeysExcept(row.kid);
   });
-  keyStore(ctx).invalidate();
+  ctx.signingKeys.invalidate();
   return summary(row);
 }

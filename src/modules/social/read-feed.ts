@@ -169,19 +169,27 @@ export function feedVariant(ctx: Ctx, request: FeedRequest): FeedVariant | Promi
 
 /**
  * The trending instruments are an aggregate over a week of tags: computed at most once a minute
- * per store and process, so for-you pages do not pay for it on every read.
+ * per process, so for-you pages do not pay for it on every read.
  */
-const trendingCache = new WeakMap<object, { at: number; ids: number[] }>();
+export interface TrendingMemo {
+  last?: { at: number; ids: number[] };
+}
+declare module "../context.js" {
+  interface Deps {
+    /** Social: the trending instruments last computed, and when. */
+    readonly trending: TrendingMemo;
+  }
+}
 export const TRENDING_TTL_MS = 60_000;
 
 async function trendingInstruments(ctx: Ctx): Promise<number[]> {
   const now = ctx.clock.now().getTime();
-  const cached = trendingCache.get(ctx.db);
+  const cached = ctx.trending.last;
   // A store with fewer trending instruments than the list holds is small: recomputing is cheap.
   if (cached && cached.ids.length === TRENDING_INSTRUMENTS && now - cached.at < TRENDING_TTL_MS) return cached.ids;
   const since = new Date(now - TRENDING_WINDOW_DAYS * 86_400_000).toISOString();
   const ids = await socialRepository(ctx.db.kysely).trendingInstruments(since, TRENDING_INSTRUMENTS);
-  trendingCache.set(ctx.db, { at: now, ids });
+  ctx.trending.last = { at: now, ids };
   return ids;
 }
 

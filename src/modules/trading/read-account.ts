@@ -1,7 +1,7 @@
 import { requireUser } from "../../core/access.js";
 import { AppError } from "../../core/errors.js";
+import type { Quote } from "../../core/market.js";
 import type { Ctx } from "../context.js";
-import type { Quote } from "../market/engine.js";
 import { currentQuotes } from "../market/quotes.js";
 import { demoAccountOf, ORDER_TYPE_OPEN, READ_SCOPES } from "./demo-account.js";
 import { pnlCents } from "./math.js";

@@ -1,36 +1,29 @@
+import type { Quote } from "../../core/market.js";
 import type { Deps } from "../context.js";
-import type { MarketEngine, Quote } from "../market/engine.js";
 import { closeByTrigger } from "./close-position.js";
 import type { PositionRow } from "./trading.repository.js";
 import { tradingRepository } from "./trading.repository.js";
 import { type Fired, TriggerIndex, type TriggerSpec } from "./trigger-index.js";
 
-/** One trigger index per market engine (per process); every instance keeps its own and closes are guarded. */
-const indexes = new WeakMap<MarketEngine, TriggerIndex>();
-/**
- * Positions a follower saw fire on an applied tick, until their close arrives: the leader closes
- * them, and a follower that becomes leader first watches again those still open (the old leader
- * may have stopped between the tick and the close).
- */
-const firedElsewhere = new WeakMap<MarketEngine, Set<number>>();
-
-function firedElsewhereOf(deps: Pick<Deps, "market">): Set<number> {
-  let set = firedElsewhere.get(deps.market);
-  if (!set) {
-    set = new Set();
-    firedElsewhere.set(deps.market, set);
-  }
-  return set;
+/** The triggers one process watches; every instance keeps its own, and closes are guarded. */
+export interface TriggerWatch {
+  readonly index: TriggerIndex;
+  /**
+   * Positions a follower saw fire on an applied tick, until their close arrives: the leader closes
+   * them, and a follower that becomes leader first watches again those still open (the old leader
+   * may have stopped between the tick and the close).
+   */
+  readonly firedElsewhere: Set<number>;
 }
 
-export function triggerIndexOf(deps: Pick<Deps, "market">): TriggerIndex {
-  let index = indexes.get(deps.market);
-  if (!index) {
-    index = new TriggerIndex();
-    indexes.set(deps.market, index);
+declare module "../context.js" {
+  interface Deps {
+    /** Trading: the open positions' stop-loss, take-profit and trailing-stop levels, checked on every tick. */
+    readonly triggers: TriggerWatch;
   }
-  return index;
 }
+
+export const createTriggerWatch = (): TriggerWatch => ({ index: new TriggerIndex(), firedElsewhere: new Set() });
 
 const specOf = (p: Omit<TriggerSpec, "bestRate"> & { tslGap?: number | undefined }): TriggerSpec => ({
   positionId: p.positionId,
@@ -46,8 +39,8 @@ const specOf = (p: Omit<TriggerSpec, "bestRate"> & { tslGap?: number | undefined
 });
 
 /** The stop-loss in force for a position: a trailing stop's current level, else the one set. */
-export function currentStopOf(deps: Pick<Deps, "market">, position: PositionRow): number {
-  return triggerIndexOf(deps).currentStop(position.positionId) ?? position.stopLossRate;
+export function currentStopOf(deps: Pick<Deps, "triggers">, position: PositionRow): number {
+  return deps.triggers.index.currentStop(position.positionId) ?? position.stopLossRate;
 }
 
 /**
@@ -58,8 +51,7 @@ export function currentStopOf(deps: Pick<Deps, "market">, position: PositionRow)
  * keeps its index (trailing levels included) in step.
  */
 export function registerTradingTriggers(deps: Deps): void {
-  const index = triggerIndexOf(deps);
-  const pending = firedElsewhereOf(deps);
+  const { index, firedElsewhere: pending } = deps.triggers;
   deps.bus.subscribeEverywhere("PositionOpened", (e) => index.add(specOf(e)));
   deps.bus.subscribeEverywhere("PositionClosed", (e) => {
     if (!e.fullyClosed) return;
@@ -99,7 +91,7 @@ export function evaluateTick(index: TriggerIndex, quotes: readonly Quote[]): Fir
 
 async function rewatch(deps: Deps, positionId: number): Promise<void> {
   const row = await tradingRepository(deps.db.kysely).findPosition(positionId);
-  if (row?.status === "open") triggerIndexOf(deps).add(specOfRow(row));
+  if (row?.status === "open") deps.triggers.index.add(specOfRow(row));
 }
 
 const specOfRow = (row: PositionRow): TriggerSpec =>
@@ -120,7 +112,7 @@ const specOfRow = (row: PositionRow): TriggerSpec =>
 export async function persistTrailingStops(deps: Deps): Promise<number> {
   const repo = tradingRepository(deps.db.kysely);
   let saved = 0;
-  for (const { positionId, stopLossRate } of [...triggerIndexOf(deps).trailingStops()]) {
+  for (const { positionId, stopLossRate } of [...deps.triggers.index.trailingStops()]) {
     if (await repo.saveTrailingStop(positionId, stopLossRate)) saved += 1;
   }
   return saved;
@@ -128,7 +120,7 @@ export async function persistTrailingStops(deps: Deps): Promise<number> {
 
 /** Rebuilds the index from the store (at start). A trailing stop resumes from its stored level. */
 export async function loadTriggers(deps: Deps): Promise<number> {
-  const index = triggerIndexOf(deps);
+  const index = deps.triggers.index;
   const rows = await tradingRepository(deps.db.kysely).openPositionsWithTriggers();
   for (const row of rows) index.add(specOfRow(row));
   return rows.length;
