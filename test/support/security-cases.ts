@@ -225,7 +225,7 @@ const SOCIAL_INTERACTIONS: SecurityCase[] = [
   },
   { route: "DELETE /api/v1/posts/:postId/comments/:commentId/replies/:replyId", scopes: FEED_WRITE },
   ...social(FEED_WRITE, onAndOff("/api/v1/posts/:postId/comments/:commentId/replies/:replyId/likes")),
-  { route: "GET /api/v1/reactions/:entityId/emotions", scopes: FEED_READ, auth: "optional" },
+  { route: "GET /api/v1/reactions/:entityId/emotions", scopes: FEED_READ },
   ...social(FEED_WRITE, [...onAndOff("/api/v1/users/:userId/follows"), ...onAndOff("/api/v1/users/:userId/blocks")]),
 ];
 
