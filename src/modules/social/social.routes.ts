@@ -1,9 +1,9 @@
 import type { App } from "../../http/app-type.js";
 import type { Deps } from "../context.js";
-import { registerFeedRoutes } from "./feeds.routes.js";
-import { registerInteractionRoutes } from "./interactions.routes.js";
-import { registerPostRoutes } from "./posts.routes.js";
-import { SocialReadCache } from "./read-cache.js";
+import { registerInteractionRoutes } from "./comments/comments.routes.js";
+import { registerFeedRoutes } from "./feeds/feeds.routes.js";
+import { registerPostRoutes } from "./posts/posts.routes.js";
+import { SocialReadCache } from "./shared/read-cache.js";
 
 /** Posts, polls, comments, reactions, the social graph and every feed. */
 export function registerSocialRoutes(app: App, deps: Deps): void {

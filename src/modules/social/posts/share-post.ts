@@ -1,0 +1,119 @@
+import { isoNow } from "../../../core/clock.js";
+import { AppError } from "../../../core/errors.js";
+import { type Ctx, transact } from "../../context.js";
+import { getUserProfiles } from "../../identity/user-profiles.js";
+import { actionablePost, actorRecord, requireReader, requireWriter } from "../shared/access.js";
+import { assemblePosts } from "../shared/assemble.js";
+import { socialChanged } from "../shared/changes.js";
+import { type AttachmentInput, checkAttachments, checkText, newEntry, Problems } from "../shared/content.js";
+import { socialRepository } from "../shared/social.repository.js";
+import { MESSAGE_MAX } from "../shared/social.schemas.js";
+import type { PostView } from "../shared/social.view.js";
+
+export interface ShareInput {
+  message: string;
+  sharedOriginDiscussion: string;
+  sharedDiscussionId?: string | undefined;
+  attachments?: AttachmentInput[] | undefined;
+}
+
+/**
+ * A share is a post of type Share. Its metadata is flat (two levels): `sharedPost` is what was
+ * shared directly and `sharedOriginPost` the original, however long the chain of shares.
+ */
+export async function sharePost(ctx: Ctx, input: ShareInput): Promise<PostView> {
+  const actor = requireWriter(ctx.actor);
+  const p = new Problems();
+  const text = checkText(p, "body/message", input.message, MESSAGE_MAX, true);
+  const attachments = checkAttachments(p, "body/attachments", input.attachments);
+  p.throwIfAny();
+  const target = await actionablePost(ctx, input.sharedOriginDiscussion, actor.userId);
+  let sharedId = target.id;
+  let originId = target.type === "Share" && target.sharedOriginPostId ? target.sharedOriginPostId : target.id;
+  if (input.sharedDiscussionId) {
+    const via = await actionablePost(ctx, input.sharedDiscussionId, actor.userId);
+    if (via.type !== "Share" || (via.sharedOriginPostId !== target.id && via.id !== target.id)) {
+      throw new AppError("ValidationFailed", "sharedDiscussionId must be a share of sharedOriginDiscussion", [
+        { field: "body/sharedDiscussionId", message: "is not a share of sharedOriginDiscussion" },
+      ]);
+    }
+    sharedId = via.id;
+    originId = target.type === "Share" && target.sharedOriginPostId ? target.sharedOriginPostId : target.id;
+  }
+  const origin = await actionablePost(ctx, originId, actor.userId);
+  const me = await actorRecord(ctx, actor);
+
+  const row = await transact(ctx, async (trx, record) => {
+    const now = isoNow(ctx.clock);
+    const post = await socialRepository(trx).insertPost({
+      ...newEntry(actor.userId, text, attachments, now),
+      type: "Share",
+      sharedPostId: sharedId,
+      sharedOriginPostId: origin.id,
+    });
+    // The shared posts' counts change, and feeds list the share.
+    record(socialChanged(now, { postIds: [post.id, sharedId, origin.id], listings: true }));
+    if (origin.ownerId !== actor.userId) {
+      record({
+        type: "PostShared",
+        postOwnerId: origin.ownerId,
+        actorId: actor.userId,
+        actorUsername: me.username,
+        postId: origin.id,
+        sharePostId: post.id,
+        occurredAt: now,
+      });
+    }
+    return post;
+  });
+  const [view] = await assemblePosts(ctx, [row], actor.userId, "request");
+  return view!;
+}
+
+export interface SharesPage {
+  paging: { totalCount: number; offsetEntityId: string; next: string };
+  postShares: {
+    shareReactionId: string;
+    createdAt: string;
+    owner: import("../../identity/user-profiles.js").UserProfile;
+  }[];
+}
+
+/** Who shared a post, newest first by default; cursor paging on the last share's id. */
+export async function listShares(
+  ctx: Ctx,
+  postId: string,
+  q: { take: number; offsetEntityId?: string | undefined; order: "Asc" | "Desc" | "asc" | "desc" },
+): Promise<SharesPage> {
+  const actor = requireReader(ctx.actor);
+  const repo = socialRepository(ctx.db.kysely);
+  const post = await repo.findPost(postId);
+  if (!post || post.isDeleted === 1 || !(await repo.isVisible(postId, actor.userId))) {
+    throw new AppError("NotFound", "The post was not found");
+  }
+  const after = q.offsetEntityId ? ((await repo.findPost(q.offsetEntityId))?.seq ?? null) : null;
+  const [rows, total] = await Promise.all([
+    repo.sharesOf(postId, after, q.order.toLowerCase() as "asc" | "desc", q.take + 1),
+    repo.countShares(postId),
+  ]);
+  const page = rows.slice(0, q.take);
+  const users = await getUserProfiles(
+    ctx,
+    page.map((r) => r.ownerId),
+  );
+  const last = page.at(-1)?.id ?? "";
+  return {
+    paging: {
+      totalCount: total,
+      offsetEntityId: last,
+      next:
+        rows.length > q.take
+          ? `/api/v1/posts/${postId}/shares?take=${q.take}&order=${q.order}&offsetEntityId=${last}`
+          : "",
+    },
+    postShares: page.flatMap((r) => {
+      const owner = users.get(r.ownerId);
+      return owner ? [{ shareReactionId: r.id, createdAt: r.createdAt, owner: owner.profile }] : [];
+    }),
+  };
+}
