@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withActor } from "../../src/modules/context.js";
-import { listComments } from "../../src/modules/social/comments/comments.rules.js";
+import { listComments } from "../../src/modules/social/comments/list-comments.js";
 import { REPLIES_PREVIEW } from "../../src/modules/social/shared/assemble.js";
 import { CommentItem, CommentsResponse, Discussion } from "../../src/modules/social/shared/social.schemas.js";
 import { engines, type Harness, startHarness, type TestUser } from "../support/harness.js";

@@ -2,7 +2,7 @@ import { prepared } from "../../../infra/db/prepared.js";
 import type { Ids } from "../shared/social.rows.js";
 import { flag, notBlockedWith } from "../shared/visibility.repository.js";
 
-/** The comment, like and block reads of the discussion path (see read-queries.repository.ts). */
+/** The comment reads of the discussion path, compiled once per shape (see post-queries.repository.ts). */
 export const commentQueries = {
   commentsByIds: prepared(
     (db, _: null, [ids]: readonly [Ids]) => db.selectFrom("comments").selectAll().where("id", "in", ids),
@@ -59,40 +59,5 @@ export const commentQueries = {
       return db.selectFrom(inner.as("c")).selectAll().where("c.rn", "<=", perParent).orderBy("c.seq", shape.order);
     },
     (shape) => `${shape.by}.${shape.anon}.${shape.order}`,
-  ),
-
-  likesPreview: prepared(
-    (db, _: null, [entityIds, perEntity]: readonly [Ids, number]) => {
-      const inner = db
-        .selectFrom("likes")
-        .selectAll()
-        .select((eb) => [
-          eb.fn
-            .agg<number>("row_number")
-            .over((o) => o.partitionBy("entityId").orderBy("seq", "desc"))
-            .as("rn"),
-          eb.fn
-            .countAll<number | string>()
-            .over((o) => o.partitionBy("entityId"))
-            .as("total"),
-        ])
-        .where("entityId", "in", entityIds);
-      return db.selectFrom(inner.as("l")).selectAll().where("l.rn", "<=", perEntity).orderBy("l.seq", "desc");
-    },
-    () => "",
-  ),
-
-  blocksWith: prepared(
-    (db, _: null, [requesterId, others]: readonly [string, Ids]) =>
-      db
-        .selectFrom("userBlocks")
-        .select(["blockerId", "blockedId"])
-        .where((eb) =>
-          eb.or([
-            eb.and([eb("blockerId", "=", requesterId), eb("blockedId", "in", others)]),
-            eb.and([eb("blockedId", "=", requesterId), eb("blockerId", "in", others)]),
-          ]),
-        ),
-    () => "",
   ),
 };

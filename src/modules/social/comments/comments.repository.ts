@@ -1,7 +1,7 @@
 import type { Executor } from "../../../infra/db/executor.js";
-import { Q } from "../shared/read-queries.repository.js";
 import { type CommentRow, count, type NewComment } from "../shared/social.rows.js";
 import { notBlockedWith } from "../shared/visibility.repository.js";
+import { commentQueries as Q } from "./comment-queries.repository.js";
 
 export const commentsRepository = (db: Executor) => ({
   async insertComment(row: NewComment): Promise<CommentRow> {

@@ -1,68 +1,29 @@
-import { Type } from "typebox";
 import { api } from "../../../http/access.js";
 import type { App } from "../../../http/app-type.js";
-import { errorResponse, NoContent } from "../../../http/schemas.js";
+import { NoContent } from "../../../http/schemas.js";
 import { type Deps, withActor } from "../../context.js";
-import { blockUser, followUser, unblockUser, unfollowUser } from "../graph/follow-user.js";
-import { E404 } from "../posts/posts.routes.js";
-import { listReactions } from "../reactions/list-reactions.js";
-import { type Mark, markPost, unmarkPost } from "../reactions/mark-post.js";
 import { READ_SCOPES, WRITE_SCOPES } from "../shared/access.js";
+import { E403, E404 } from "../shared/errors.schemas.js";
 import {
   CommentBody,
   CommentItem,
   CommentParams,
   CommentsResponse,
-  EmotionsQuery,
-  EmotionsResponse,
-  EntityParams,
   ListQuery,
   PostParams,
   ReplyParams,
-  UserParams,
 } from "../shared/social.schemas.js";
-import { createComment, deleteComment, likeComment, listComments, updateComment } from "./comments.rules.js";
+import { createComment } from "./create-comment.js";
+import { deleteComment } from "./delete-comment.js";
+import { likeComment } from "./like-comment.js";
+import { listComments } from "./list-comments.js";
+import { updateComment } from "./update-comment.js";
 
 const TAGS = ["Feeds"];
-const E403 = errorResponse(403, "Not yours, or the owner restricts your interactions");
 
-const MARKS: { path: string; mark: Mark; name: string; notes: string }[] = [
-  { path: "likes", mark: "like", name: "Post", notes: "Like a post" },
-  { path: "saves", mark: "save", name: "APost", notes: "Save a post to the caller's saved feed" },
-  { path: "pins", mark: "pin", name: "PostUserSProfile", notes: "Pin one of the caller's own posts to their profile" },
-  { path: "follows", mark: "follow", name: "APost", notes: "Follow a post" },
-];
-
-export function registerInteractionRoutes(app: App, deps: Deps): void {
+export function registerCommentRoutes(app: App, deps: Deps): void {
   const prefix = deps.config.scopePrefix;
   const write = { scopes: WRITE_SCOPES };
-
-  for (const m of MARKS) {
-    for (const method of ["POST", "DELETE"] as const) {
-      const verb = method === "POST" ? m.mark : `un${m.mark}`;
-      app.route({
-        method,
-        url: `/api/v1/posts/:postId/${m.path}`,
-        ...api(
-          write,
-          {
-            operationId: `${verb}${m.name}`,
-            tags: TAGS,
-            summary: method === "POST" ? m.notes : `Undo: ${m.notes.toLowerCase()}`,
-            description: "Idempotent. 404 for an unknown or deleted post.",
-            params: PostParams,
-            response: { 204: NoContent, 403: E403, 404: E404("No such post, or deleted") },
-          },
-          prefix,
-        ),
-        handler: async (request, reply) => {
-          const ctx = withActor(deps, request.actor);
-          await (method === "POST" ? markPost : unmarkPost)(ctx, request.params.postId, m.mark);
-          return reply.status(204).send(null);
-        },
-      });
-    }
-  }
 
   // Comments (level "comment") and replies (level "reply") share their shapes and rules.
   for (const level of ["comment", "reply"] as const) {
@@ -185,57 +146,6 @@ export function registerInteractionRoutes(app: App, deps: Deps): void {
         ),
         handler: async (request, reply) => {
           await likeComment(withActor(deps, request.actor), targetOf(request.params as never), method === "POST");
-          return reply.status(204).send(null);
-        },
-      });
-    }
-  }
-
-  app.route({
-    method: "GET",
-    url: "/api/v1/reactions/:entityId/emotions",
-    ...api(
-      { scopes: READ_SCOPES, auth: "optional" },
-      {
-        operationId: "listReactions",
-        tags: TAGS,
-        summary: "Reactions (likes) of a post or comment, newest first",
-        description: "The target of `emotionsData.like.paging.next`. `take` 1..50 (default 10), `offset` >= 0.",
-        params: EntityParams,
-        querystring: EmotionsQuery,
-        response: { 200: EmotionsResponse, 404: E404("No such post or comment") },
-      },
-      prefix,
-    ),
-    handler: async (request) => listReactions(withActor(deps, request.actor), request.params.entityId, request.query),
-  });
-
-  for (const [path, on, off, what] of [
-    ["follows", followUser, unfollowUser, "Follow"],
-    ["blocks", blockUser, unblockUser, "Block"],
-  ] as const) {
-    for (const method of ["POST", "DELETE"] as const) {
-      app.route({
-        method,
-        url: `/api/v1/users/:userId/${path}`,
-        ...api(
-          write,
-          {
-            operationId: `${method === "POST" ? "" : "un"}${what.toLowerCase()}User`,
-            tags: ["Users"],
-            summary: `${method === "POST" ? what : `Un${what.toLowerCase()}`} a user`,
-            description:
-              path === "follows"
-                ? "Idempotent. Their posts then appear in GET /api/v1/feeds/following and for-you. 403 across a block."
-                : "Idempotent. Both users' posts disappear from each other's feeds, follows between them end.",
-            params: UserParams,
-            querystring: Type.Object({}),
-            response: { 204: NoContent, 403: E403, 404: E404("No such user") },
-          },
-          prefix,
-        ),
-        handler: async (request, reply) => {
-          await (method === "POST" ? on : off)(withActor(deps, request.actor), request.params.userId);
           return reply.status(204).send(null);
         },
       });

@@ -3,8 +3,8 @@ import { api } from "../../../http/access.js";
 import type { App } from "../../../http/app-type.js";
 import { sendCached } from "../../../http/cached-reply.js";
 import { type Deps, withActor } from "../../context.js";
-import { E404 } from "../posts/posts.routes.js";
 import { READ_SCOPES } from "../shared/access.js";
+import { E404 } from "../shared/errors.schemas.js";
 import type { SocialReadCache } from "../shared/read-cache.js";
 import {
   FeedPage,

@@ -1,5 +1,23 @@
 import type { Executor } from "../../../infra/db/executor.js";
-import { Q } from "../shared/read-queries.repository.js";
+import { prepared } from "../../../infra/db/prepared.js";
+import type { Ids } from "../shared/social.rows.js";
+
+/** The read of the discussion path, compiled once (infra/db/prepared.ts; see posts/post-queries.repository.ts). */
+const Q = {
+  blocksWith: prepared(
+    (db, _: null, [requesterId, others]: readonly [string, Ids]) =>
+      db
+        .selectFrom("userBlocks")
+        .select(["blockerId", "blockedId"])
+        .where((eb) =>
+          eb.or([
+            eb.and([eb("blockerId", "=", requesterId), eb("blockedId", "in", others)]),
+            eb.and([eb("blockedId", "=", requesterId), eb("blockerId", "in", others)]),
+          ]),
+        ),
+    () => "",
+  ),
+};
 
 export const graphRepository = (db: Executor) => ({
   async follow(followerId: string, followeeId: string, at: string): Promise<boolean> {

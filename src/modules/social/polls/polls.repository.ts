@@ -1,6 +1,38 @@
 import type { Executor } from "../../../infra/db/executor.js";
-import { Q } from "../shared/read-queries.repository.js";
-import { count, type PollOptionRow, type PollRow } from "../shared/social.rows.js";
+import { prepared } from "../../../infra/db/prepared.js";
+import { count, type Ids, type PollOptionRow, type PollRow } from "../shared/social.rows.js";
+
+/** The read of the discussion path, compiled once (infra/db/prepared.ts; see posts/post-queries.repository.ts). */
+const Q = {
+  pollsWithOptions: prepared(
+    (db, _: null, [postIds, userId]: readonly [Ids, string]) =>
+      db
+        .selectFrom("polls")
+        .innerJoin("pollOptions", "pollOptions.pollId", "polls.id")
+        .leftJoin("pollVotes", "pollVotes.optionId", "pollOptions.id")
+        .select((eb) => [
+          "polls.postId",
+          "polls.title",
+          "pollOptions.id",
+          "pollOptions.pollId",
+          "pollOptions.idx",
+          "pollOptions.text",
+          eb.fn.count<number | string>("pollVotes.userId").as("votes"),
+          eb.fn.max<number | string>(eb.case().when("pollVotes.userId", "=", userId).then(1).else(0).end()).as("mine"),
+        ])
+        .where("polls.postId", "in", postIds)
+        .groupBy([
+          "polls.postId",
+          "polls.title",
+          "pollOptions.id",
+          "pollOptions.pollId",
+          "pollOptions.idx",
+          "pollOptions.text",
+        ])
+        .orderBy("pollOptions.idx"),
+    () => "",
+  ),
+};
 
 export const pollsRepository = (db: Executor) => ({
   async insertPoll(postId: string, title: string, options: { index: number; text: string }[]) {

@@ -1,28 +1,12 @@
 import { sql } from "kysely";
 import { prepared } from "../../../infra/db/prepared.js";
-import type { FeedSource, Ids } from "../shared/social.rows.js";
+import type { Ids } from "../shared/social.rows.js";
 import { flag, visible } from "../shared/visibility.repository.js";
 
-/** The value a feed source filters on, and the trending instruments of for-you. */
-export function sourceKey(source: FeedSource): { id: string | number; instruments: readonly number[] } {
-  switch (source.kind) {
-    case "all":
-      return { id: "", instruments: [] };
-    case "owner":
-      return { id: source.ownerId, instruments: [] };
-    case "instrument":
-      return { id: source.instrumentId, instruments: [] };
-    case "following":
-      return { id: source.followerId, instruments: [] };
-    case "saved":
-    case "pinned":
-      return { id: source.userId, instruments: [] };
-    case "forYou":
-      return { id: source.userId, instruments: source.instrumentIds };
-  }
-}
-
-/** The post, feed, tag, mention, stats and poll reads of the discussion path (see read-queries.repository.ts). */
+/**
+ * The post, tag, mention and stats reads of the discussion path, compiled once per shape
+ * (infra/db/prepared.ts): their values are bound, never computed on, inside the builders.
+ */
 export const postQueries = {
   postsByIds: prepared(
     (db, _: null, [ids]: readonly [Ids]) => db.selectFrom("posts").selectAll().where("id", "in", ids),
@@ -46,87 +30,6 @@ export const postQueries = {
         )
         .where("posts.id", "=", postId),
     (anon) => String(anon),
-  ),
-
-  feedPage: prepared(
-    (
-      db,
-      shape: { kind: FeedSource["kind"]; anon: boolean; instruments: number },
-      [me, id, instrumentIds, limit, offset]: readonly [string, string | number, readonly number[], number, number],
-    ) => {
-      let q = db
-        .selectFrom("posts")
-        .innerJoin("users as owner", "owner.id", "posts.ownerId")
-        .selectAll("posts")
-        .where((eb) => visible(eb, shape.anon ? null : me));
-      switch (shape.kind) {
-        case "all":
-          q = q.orderBy("posts.seq", "desc");
-          break;
-        case "owner":
-          q = q.where("posts.ownerId", "=", id as string).orderBy("posts.seq", "desc");
-          break;
-        case "instrument":
-          q = q
-            .innerJoin("postTags", "postTags.postId", "posts.id")
-            .where("postTags.instrumentId", "=", id as number)
-            .orderBy("postTags.postSeq", "desc");
-          break;
-        case "following":
-          q = q
-            .where("posts.ownerId", "in", (eb) =>
-              eb
-                .selectFrom("userFollows")
-                .select("followeeId")
-                .where("followerId", "=", id as string),
-            )
-            .orderBy("posts.seq", "desc");
-          break;
-        case "saved":
-          q = q
-            .innerJoin("saves", "saves.postId", "posts.id")
-            .where("saves.userId", "=", id as string)
-            .orderBy("saves.seq", "desc");
-          break;
-        case "pinned":
-          q = q
-            .innerJoin("pins", "pins.postId", "posts.id")
-            .where("pins.userId", "=", id as string)
-            .where("posts.ownerId", "=", id as string)
-            .orderBy("pins.seq", "desc");
-          break;
-        case "forYou":
-          q = q
-            .where("posts.ownerId", "!=", id as string)
-            .where((eb) =>
-              eb.or([
-                eb(
-                  "posts.ownerId",
-                  "in",
-                  eb
-                    .selectFrom("userFollows")
-                    .select("followeeId")
-                    .where("followerId", "=", id as string),
-                ),
-                ...(shape.instruments > 0
-                  ? [
-                      eb.exists(
-                        eb
-                          .selectFrom("postTags")
-                          .select("postTags.postId")
-                          .whereRef("postTags.postId", "=", "posts.id")
-                          .where("postTags.instrumentId", "in", instrumentIds),
-                      ),
-                    ]
-                  : []),
-              ]),
-            )
-            .orderBy("posts.seq", "desc");
-          break;
-      }
-      return q.limit(limit).offset(offset);
-    },
-    (shape) => `${shape.kind}.${shape.anon}.${shape.instruments > 0}`,
   ),
 
   tagsFor: prepared(
@@ -218,35 +121,6 @@ export const postQueries = {
           ).as("followed"),
         ])
         .where("p.id", "in", postIds),
-    () => "",
-  ),
-
-  pollsWithOptions: prepared(
-    (db, _: null, [postIds, userId]: readonly [Ids, string]) =>
-      db
-        .selectFrom("polls")
-        .innerJoin("pollOptions", "pollOptions.pollId", "polls.id")
-        .leftJoin("pollVotes", "pollVotes.optionId", "pollOptions.id")
-        .select((eb) => [
-          "polls.postId",
-          "polls.title",
-          "pollOptions.id",
-          "pollOptions.pollId",
-          "pollOptions.idx",
-          "pollOptions.text",
-          eb.fn.count<number | string>("pollVotes.userId").as("votes"),
-          eb.fn.max<number | string>(eb.case().when("pollVotes.userId", "=", userId).then(1).else(0).end()).as("mine"),
-        ])
-        .where("polls.postId", "in", postIds)
-        .groupBy([
-          "polls.postId",
-          "polls.title",
-          "pollOptions.id",
-          "pollOptions.pollId",
-          "pollOptions.idx",
-          "pollOptions.text",
-        ])
-        .orderBy("pollOptions.idx"),
     () => "",
   ),
 };

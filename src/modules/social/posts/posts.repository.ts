@@ -1,8 +1,6 @@
 import type { Executor } from "../../../infra/db/executor.js";
-import { Q, sourceKey } from "../shared/read-queries.repository.js";
 import {
   count,
-  type FeedSource,
   type MentionRow,
   type NewPost,
   type PostRow,
@@ -10,6 +8,7 @@ import {
   type TagRow,
 } from "../shared/social.rows.js";
 import { visible } from "../shared/visibility.repository.js";
+import { postQueries as Q } from "./post-queries.repository.js";
 
 export const postsRepository = (db: Executor) => ({
   async insertPost(row: NewPost): Promise<PostRow> {
@@ -62,27 +61,6 @@ export const postsRepository = (db: Executor) => ({
       .where((eb) => visible(eb, requesterId))
       .executeTakeFirst();
     return row !== undefined;
-  },
-
-  /** One feed page (limit rows from offset), newest first by the source's own order. */
-  async feedPage(source: FeedSource, requesterId: string | null, offset: number, limit: number): Promise<PostRow[]> {
-    const key = sourceKey(source);
-    const shape = { kind: source.kind, anon: requesterId === null, instruments: key.instruments.length };
-    return Q.feedPage(db, shape, [requesterId ?? "", key.id, key.instruments, limit, offset]);
-  },
-
-  /** The instruments with most posts since `since`, most first. */
-  async trendingInstruments(since: string, limit: number): Promise<number[]> {
-    const rows = await db
-      .selectFrom("postTags")
-      .select(["instrumentId", (eb) => eb.fn.countAll<number | string>().as("n")])
-      .where("createdAt", ">=", since)
-      .groupBy("instrumentId")
-      .orderBy("n", "desc")
-      .orderBy("instrumentId")
-      .limit(limit)
-      .execute();
-    return rows.map((r) => r.instrumentId);
   },
 
   async tagsFor(postIds: readonly string[]): Promise<TagRow[]> {

@@ -2,15 +2,13 @@ import { Type } from "typebox";
 import { api } from "../../../http/access.js";
 import type { App } from "../../../http/app-type.js";
 import { sendCached } from "../../../http/cached-reply.js";
-import { errorResponse, NoContent } from "../../../http/schemas.js";
+import { NoContent } from "../../../http/schemas.js";
 import { type Deps, withActor } from "../../context.js";
-import { createPoll } from "../polls/create-poll.js";
-import { removeVote, vote } from "../polls/vote.js";
 import { READ_SCOPES, WRITE_SCOPES } from "../shared/access.js";
+import { E403, E404 } from "../shared/errors.schemas.js";
 import type { SocialReadCache } from "../shared/read-cache.js";
 import {
   CreateDiscussionBody,
-  CreatePollBody,
   Discussion,
   ListQuery,
   Post,
@@ -20,16 +18,15 @@ import {
   ShareBody,
   SharesResponse,
   UpdatePostBody,
-  VoteParams,
 } from "../shared/social.schemas.js";
 import { createPost } from "./create-post.js";
+import { deletePost } from "./delete-post.js";
 import { getPost } from "./get-post.js";
-import { listShares, sharePost } from "./share-post.js";
-import { deletePost, updatePost } from "./update-post.js";
+import { listShares } from "./list-shares.js";
+import { sharePost } from "./share-post.js";
+import { updatePost } from "./update-post.js";
 
 const TAGS = ["Feeds"];
-export const E404 = (what: string) => errorResponse(404, what);
-const E403 = errorResponse(403, "Not yours, or the owner restricts your interactions");
 
 export function registerPostRoutes(app: App, deps: Deps, cache: SocialReadCache): void {
   const prefix = deps.config.scopePrefix;
@@ -63,27 +60,6 @@ export function registerPostRoutes(app: App, deps: Deps, cache: SocialReadCache)
         reply.status(201).send(await createPost(withActor(deps, request.actor), request.body, form)),
     });
   }
-
-  app.route({
-    method: "POST",
-    url: "/api/v1/posts/polls",
-    ...api(
-      write,
-      {
-        operationId: "createAPollPost",
-        tags: TAGS,
-        summary: "Create a poll post",
-        description:
-          "`message` (1 to 1000 characters) and `poll.title` are required; `poll.options` holds 2 to 4 options " +
-          "with unique 1-based `index`. The poll is immutable afterwards.",
-        body: CreatePollBody,
-        response: { 201: Post },
-      },
-      prefix,
-    ),
-    handler: async (request, reply) =>
-      reply.status(201).send(await createPoll(withActor(deps, request.actor), request.body)),
-  });
 
   app.route({
     method: "GET",
@@ -155,41 +131,6 @@ export function registerPostRoutes(app: App, deps: Deps, cache: SocialReadCache)
       return reply.status(204).send(null);
     },
   });
-
-  for (const method of ["POST", "DELETE"] as const) {
-    app.route({
-      method,
-      url: "/api/v1/posts/:postId/polls/:pollId/options/:optionId/votes",
-      ...api(
-        write,
-        {
-          operationId: method === "POST" ? "voteOnAPollOption" : "removeVotePollOption",
-          tags: TAGS,
-          summary: method === "POST" ? "Vote for a poll option" : "Remove a vote",
-          description:
-            method === "POST"
-              ? "One vote per user per poll: voting for another option moves the vote. Answers 202."
-              : "Removes the caller's vote for this option (nothing happens when there is none). Answers 202.",
-          params: VoteParams,
-          querystring: Type.Object({ client_request_id: Type.Optional(Type.String()) }),
-          response: {
-            202: NoContent,
-            403: E403,
-            404: E404("No such post, poll or option"),
-            422: errorResponse(422, "The poll is not part of the post, or the path is malformed"),
-          },
-        },
-        prefix,
-      ),
-      handler: async (request, reply) => {
-        const ctx = withActor(deps, request.actor);
-        const { postId, pollId, optionId } = request.params;
-        await (method === "POST" ? vote : removeVote)(ctx, postId, pollId, optionId);
-        // Upstream answers 202 with no content.
-        return reply.status(202).send(undefined as unknown as null);
-      },
-    });
-  }
 
   app.route({
     method: "POST",

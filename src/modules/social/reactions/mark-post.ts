@@ -1,14 +1,10 @@
 import { isoNow } from "../../../core/clock.js";
-import { AppError } from "../../../core/errors.js";
 import { newId } from "../../../core/ids.js";
 import { type Ctx, transact } from "../../context.js";
-import { actionablePost, actorRecord, requireOwner, requireWriter } from "../shared/access.js";
+import { actionablePost, actorRecord, requireWriter } from "../shared/access.js";
 import { socialChanged } from "../shared/changes.js";
 import { socialRepository } from "../shared/social.repository.js";
-
-export type Mark = "like" | "save" | "pin" | "follow";
-
-const TABLE = { save: "saves", pin: "pins", follow: "postFollows" } as const;
+import { MARK_TABLE, type Mark, requireMarkable } from "./reactions.rules.js";
 
 /**
  * Likes, saves, pins and follows of a post: idempotent (doing it twice is one mark, undoing
@@ -17,14 +13,14 @@ const TABLE = { save: "saves", pin: "pins", follow: "postFollows" } as const;
 export async function markPost(ctx: Ctx, postId: string, mark: Mark): Promise<void> {
   const actor = requireWriter(ctx.actor);
   const post = await actionablePost(ctx, postId, actor.userId);
-  if (mark === "pin") requireOwner(post.ownerId, actor.userId, "post (only your own posts can be pinned)");
+  requireMarkable(mark, post.ownerId, actor.userId);
   const me = mark === "like" ? await actorRecord(ctx, actor) : null;
   await transact(ctx, async (trx, record) => {
     const repo = socialRepository(trx);
     const now = isoNow(ctx.clock);
     // Saves and pins also change the caller's own feeds (saved, pinned).
     record(socialChanged(now, { postIds: [postId], userIds: [actor.userId] }));
-    if (mark !== "like") return repo.addMark(TABLE[mark], postId, actor.userId, now);
+    if (mark !== "like") return repo.addMark(MARK_TABLE[mark], postId, actor.userId, now);
     const added = await repo.insertLike({
       id: newId(),
       entityId: postId,
@@ -42,18 +38,5 @@ export async function markPost(ctx: Ctx, postId: string, mark: Mark): Promise<vo
         occurredAt: now,
       });
     }
-  });
-}
-
-export async function unmarkPost(ctx: Ctx, postId: string, mark: Mark): Promise<void> {
-  const actor = requireWriter(ctx.actor);
-  const post = await socialRepository(ctx.db.kysely).findPost(postId);
-  if (!post || post.isDeleted === 1) throw new AppError("NotFound", "The post was not found");
-  if (mark === "pin") requireOwner(post.ownerId, actor.userId, "post (only your own posts can be pinned)");
-  await transact(ctx, async (trx, record) => {
-    const repo = socialRepository(trx);
-    if (mark === "like") await repo.deleteLike(postId, actor.userId);
-    else await repo.removeMark(TABLE[mark], postId, actor.userId);
-    record(socialChanged(isoNow(ctx.clock), { postIds: [postId], userIds: [actor.userId] }));
   });
 }

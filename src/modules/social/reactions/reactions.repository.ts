@@ -1,6 +1,30 @@
 import type { Executor } from "../../../infra/db/executor.js";
-import { Q } from "../shared/read-queries.repository.js";
-import { count, type LikeRow } from "../shared/social.rows.js";
+import { prepared } from "../../../infra/db/prepared.js";
+import { count, type Ids, type LikeRow } from "../shared/social.rows.js";
+
+/** The read of the discussion path, compiled once (infra/db/prepared.ts; see posts/post-queries.repository.ts). */
+const Q = {
+  likesPreview: prepared(
+    (db, _: null, [entityIds, perEntity]: readonly [Ids, number]) => {
+      const inner = db
+        .selectFrom("likes")
+        .selectAll()
+        .select((eb) => [
+          eb.fn
+            .agg<number>("row_number")
+            .over((o) => o.partitionBy("entityId").orderBy("seq", "desc"))
+            .as("rn"),
+          eb.fn
+            .countAll<number | string>()
+            .over((o) => o.partitionBy("entityId"))
+            .as("total"),
+        ])
+        .where("entityId", "in", entityIds);
+      return db.selectFrom(inner.as("l")).selectAll().where("l.rn", "<=", perEntity).orderBy("l.seq", "desc");
+    },
+    () => "",
+  ),
+};
 
 export const reactionsRepository = (db: Executor) => ({
   async insertLike(row: Omit<LikeRow, "seq">): Promise<boolean> {

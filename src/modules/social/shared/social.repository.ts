@@ -1,5 +1,6 @@
 import type { Executor } from "../../../infra/db/executor.js";
 import { commentsRepository } from "../comments/comments.repository.js";
+import { feedsRepository } from "../feeds/feeds.repository.js";
 import { graphRepository } from "../graph/graph.repository.js";
 import { pollsRepository } from "../polls/polls.repository.js";
 import { postsRepository } from "../posts/posts.repository.js";
@@ -7,6 +8,7 @@ import { reactionsRepository } from "../reactions/reactions.repository.js";
 
 const make = (db: Executor) => ({
   ...postsRepository(db),
+  ...feedsRepository(db),
   ...pollsRepository(db),
   ...commentsRepository(db),
   ...reactionsRepository(db),
