@@ -102,31 +102,11 @@ export function registerWatchlistRoutes(app: App, deps: Deps): void {
 
   // --- writes, on upstream's paths ---
 
-  for (const asDefault of [false, true]) {
-    app.route({
-      method: "POST",
-      url: asDefault ? "/api/v1/watchlists/newasdefault-watchlist" : "/api/v1/watchlists",
-      ...api(
-        WRITE,
-        {
-          operationId: asDefault ? "createWatchlistAndSetAsDefault" : "createANewWatchlist",
-          tags: TAGS,
-          summary: asDefault ? "Create a watchlist and set it as default" : "Create a new watchlist",
-          description:
-            "Creates a Static watchlist, or a Dynamic one whose items are the matches of `dynamicQuery` computed on " +
-            `each read${asDefault ? ", and makes it the caller's selected default" : ""}. ` +
-            "422 beyond the per-user limit (`meta.maxWatchlistsLimit`).",
-          querystring: CreateQuery,
-          response: { 201: WatchlistsResponse },
-        },
-        prefix,
-      ),
-      handler: async (request, reply) => {
-        const result = await createWatchlist(withActor(deps, request.actor), { ...request.query, asDefault });
-        return reply.status(201).send(result);
-      },
-    });
-  }
+  createRoute(app, deps, "/api/v1/watchlists", { operationId: "createANewWatchlist", asDefault: false });
+  createRoute(app, deps, "/api/v1/watchlists/newasdefault-watchlist", {
+    operationId: "createWatchlistAndSetAsDefault",
+    asDefault: true,
+  });
 
   app.route({
     method: "PUT",
@@ -236,4 +216,32 @@ export function registerWatchlistRoutes(app: App, deps: Deps): void {
 
   registerPublicWatchlistRoutes(app, deps);
   registerWatchlistItemRoutes(app, deps);
+}
+
+/** A new watchlist; the twin operation also makes it the caller's selected default. */
+function createRoute(app: App, deps: Deps, url: string, op: { operationId: string; asDefault: boolean }): void {
+  const { asDefault } = op;
+  app.route({
+    method: "POST",
+    url,
+    ...api(
+      WRITE,
+      {
+        operationId: op.operationId,
+        tags: TAGS,
+        summary: asDefault ? "Create a watchlist and set it as default" : "Create a new watchlist",
+        description:
+          "Creates a Static watchlist, or a Dynamic one whose items are the matches of `dynamicQuery` computed on " +
+          `each read${asDefault ? ", and makes it the caller's selected default" : ""}. ` +
+          "422 beyond the per-user limit (`meta.maxWatchlistsLimit`).",
+        querystring: CreateQuery,
+        response: { 201: WatchlistsResponse },
+      },
+      deps.config.scopePrefix,
+    ),
+    handler: async (request, reply) => {
+      const result = await createWatchlist(withActor(deps, request.actor), { ...request.query, asDefault });
+      return reply.status(201).send(result);
+    },
+  });
 }

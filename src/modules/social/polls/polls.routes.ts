@@ -37,38 +37,54 @@ export function registerPollRoutes(app: App, deps: Deps): void {
       reply.status(201).send(await createPoll(withActor(deps, request.actor), request.body)),
   });
 
-  for (const method of ["POST", "DELETE"] as const) {
-    app.route({
-      method,
-      url: "/api/v1/posts/:postId/polls/:pollId/options/:optionId/votes",
-      ...api(
-        write,
-        {
-          operationId: method === "POST" ? "voteOnAPollOption" : "removeVotePollOption",
-          tags: TAGS,
-          summary: method === "POST" ? "Vote for a poll option" : "Remove a vote",
-          description:
-            method === "POST"
-              ? "One vote per user per poll: voting for another option moves the vote. Answers 202."
-              : "Removes the caller's vote for this option (nothing happens when there is none). Answers 202.",
-          params: VoteParams,
-          querystring: Type.Object({ client_request_id: Type.Optional(Type.String()) }),
-          response: {
-            202: NoContent,
-            403: E403,
-            404: E404("No such post, poll or option"),
-            422: errorResponse(422, "The poll is not part of the post, or the path is malformed"),
-          },
+  voteRoute(app, deps, "POST", "/api/v1/posts/:postId/polls/:pollId/options/:optionId/votes", {
+    operationId: "voteOnAPollOption",
+    summary: "Vote for a poll option",
+    description: "One vote per user per poll: voting for another option moves the vote. Answers 202.",
+    run: vote,
+  });
+  voteRoute(app, deps, "DELETE", "/api/v1/posts/:postId/polls/:pollId/options/:optionId/votes", {
+    operationId: "removeVotePollOption",
+    summary: "Remove a vote",
+    description: "Removes the caller's vote for this option (nothing happens when there is none). Answers 202.",
+    run: removeVote,
+  });
+}
+
+/** A vote or its removal: the same path, answers and parameters. */
+function voteRoute(
+  app: App,
+  deps: Deps,
+  method: "POST" | "DELETE",
+  url: string,
+  op: { operationId: string; summary: string; description: string; run: typeof vote },
+): void {
+  app.route({
+    method,
+    url,
+    ...api(
+      { scopes: WRITE_SCOPES },
+      {
+        operationId: op.operationId,
+        tags: TAGS,
+        summary: op.summary,
+        description: op.description,
+        params: VoteParams,
+        querystring: Type.Object({ client_request_id: Type.Optional(Type.String()) }),
+        response: {
+          202: NoContent,
+          403: E403,
+          404: E404("No such post, poll or option"),
+          422: errorResponse(422, "The poll is not part of the post, or the path is malformed"),
         },
-        prefix,
-      ),
-      handler: async (request, reply) => {
-        const ctx = withActor(deps, request.actor);
-        const { postId, pollId, optionId } = request.params;
-        await (method === "POST" ? vote : removeVote)(ctx, postId, pollId, optionId);
-        // Upstream answers 202 with no content.
-        return reply.status(202).send(undefined as unknown as null);
       },
-    });
-  }
+      deps.config.scopePrefix,
+    ),
+    handler: async (request, reply) => {
+      const { postId, pollId, optionId } = request.params;
+      await op.run(withActor(deps, request.actor), postId, pollId, optionId);
+      // Upstream answers 202 with no content.
+      return reply.status(202).send(undefined as unknown as null);
+    },
+  });
 }

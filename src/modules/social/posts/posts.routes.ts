@@ -19,6 +19,7 @@ import {
   SharesResponse,
   UpdatePostBody,
 } from "../shared/social.schemas.js";
+import type { AttachmentForm } from "../shared/social.view.js";
 import { createPost } from "./create-post.js";
 import { deletePost } from "./delete-post.js";
 import { getPost } from "./get-post.js";
@@ -28,38 +29,39 @@ import { updatePost } from "./update-post.js";
 
 const TAGS = ["Feeds"];
 
+/** A discussion post's creation: the twin operations differ in their id and their attachments' form. */
+function createPostRoute(app: App, deps: Deps, url: string, operationId: string, form: AttachmentForm): void {
+  app.route({
+    method: "POST",
+    url,
+    ...api(
+      { scopes: WRITE_SCOPES },
+      {
+        operationId,
+        tags: TAGS,
+        summary: "Create a discussion post",
+        description:
+          "A post with tags on instruments (`tags.tags[].id` = instrument id), mentions of users " +
+          "(`mentions.mentions[].id` = gcid, or `userName`) and attachments. `message` is 1 to 1000 characters. " +
+          (form === "alt"
+            ? "Attachments come back in the alternate response form."
+            : "Twin of POST /api/v1/feeds/post; attachments come back in the request form."),
+        body: CreateDiscussionBody,
+        response: { 201: form === "alt" ? PostAlt : Post, 403: E403 },
+      },
+      deps.config.scopePrefix,
+    ),
+    handler: async (request, reply) =>
+      reply.status(201).send(await createPost(withActor(deps, request.actor), request.body, form)),
+  });
+}
+
 export function registerPostRoutes(app: App, deps: Deps, cache: SocialReadCache): void {
   const prefix = deps.config.scopePrefix;
   const write = { scopes: WRITE_SCOPES };
 
-  for (const [url, operationId, form] of [
-    ["/api/v1/feeds/post", "createANewDiscussionPost", "alt"],
-    ["/api/v1/posts", "createANewDiscussionPost2", "request"],
-  ] as const) {
-    app.route({
-      method: "POST",
-      url,
-      ...api(
-        write,
-        {
-          operationId,
-          tags: TAGS,
-          summary: "Create a discussion post",
-          description:
-            "A post with tags on instruments (`tags.tags[].id` = instrument id), mentions of users " +
-            "(`mentions.mentions[].id` = gcid, or `userName`) and attachments. `message` is 1 to 1000 characters. " +
-            (form === "alt"
-              ? "Attachments come back in the alternate response form."
-              : "Twin of POST /api/v1/feeds/post; attachments come back in the request form."),
-          body: CreateDiscussionBody,
-          response: { 201: form === "alt" ? PostAlt : Post, 403: E403 },
-        },
-        prefix,
-      ),
-      handler: async (request, reply) =>
-        reply.status(201).send(await createPost(withActor(deps, request.actor), request.body, form)),
-    });
-  }
+  createPostRoute(app, deps, "/api/v1/feeds/post", "createANewDiscussionPost", "alt");
+  createPostRoute(app, deps, "/api/v1/posts", "createANewDiscussionPost2", "request");
 
   app.route({
     method: "GET",

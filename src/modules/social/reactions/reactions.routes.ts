@@ -12,43 +12,49 @@ import { unmarkPost } from "./unmark-post.js";
 
 const TAGS = ["Feeds"];
 
-const MARKS: { path: string; mark: Mark; name: string; notes: string }[] = [
-  { path: "likes", mark: "like", name: "Post", notes: "Like a post" },
-  { path: "saves", mark: "save", name: "APost", notes: "Save a post to the caller's saved feed" },
-  { path: "pins", mark: "pin", name: "PostUserSProfile", notes: "Pin one of the caller's own posts to their profile" },
-  { path: "follows", mark: "follow", name: "APost", notes: "Follow a post" },
-];
-
 export function registerReactionRoutes(app: App, deps: Deps): void {
   const prefix = deps.config.scopePrefix;
-  const write = { scopes: WRITE_SCOPES };
 
-  for (const m of MARKS) {
-    for (const method of ["POST", "DELETE"] as const) {
-      const verb = method === "POST" ? m.mark : `un${m.mark}`;
-      app.route({
-        method,
-        url: `/api/v1/posts/:postId/${m.path}`,
-        ...api(
-          write,
-          {
-            operationId: `${verb}${m.name}`,
-            tags: TAGS,
-            summary: method === "POST" ? m.notes : `Undo: ${m.notes.toLowerCase()}`,
-            description: "Idempotent. 404 for an unknown or deleted post.",
-            params: PostParams,
-            response: { 204: NoContent, 403: E403, 404: E404("No such post, or deleted") },
-          },
-          prefix,
-        ),
-        handler: async (request, reply) => {
-          const ctx = withActor(deps, request.actor);
-          await (method === "POST" ? markPost : unmarkPost)(ctx, request.params.postId, m.mark);
-          return reply.status(204).send(null);
-        },
-      });
-    }
-  }
+  markRoute(app, deps, "POST", "/api/v1/posts/:postId/likes", {
+    operationId: "likePost",
+    mark: "like",
+    summary: "Like a post",
+  });
+  markRoute(app, deps, "DELETE", "/api/v1/posts/:postId/likes", {
+    operationId: "unlikePost",
+    mark: "like",
+    summary: "Undo: like a post",
+  });
+  markRoute(app, deps, "POST", "/api/v1/posts/:postId/saves", {
+    operationId: "saveAPost",
+    mark: "save",
+    summary: "Save a post to the caller's saved feed",
+  });
+  markRoute(app, deps, "DELETE", "/api/v1/posts/:postId/saves", {
+    operationId: "unsaveAPost",
+    mark: "save",
+    summary: "Undo: save a post to the caller's saved feed",
+  });
+  markRoute(app, deps, "POST", "/api/v1/posts/:postId/pins", {
+    operationId: "pinPostUserSProfile",
+    mark: "pin",
+    summary: "Pin one of the caller's own posts to their profile",
+  });
+  markRoute(app, deps, "DELETE", "/api/v1/posts/:postId/pins", {
+    operationId: "unpinPostUserSProfile",
+    mark: "pin",
+    summary: "Undo: pin one of the caller's own posts to their profile",
+  });
+  markRoute(app, deps, "POST", "/api/v1/posts/:postId/follows", {
+    operationId: "followAPost",
+    mark: "follow",
+    summary: "Follow a post",
+  });
+  markRoute(app, deps, "DELETE", "/api/v1/posts/:postId/follows", {
+    operationId: "unfollowAPost",
+    mark: "follow",
+    summary: "Undo: follow a post",
+  });
 
   app.route({
     method: "GET",
@@ -67,5 +73,36 @@ export function registerReactionRoutes(app: App, deps: Deps): void {
       prefix,
     ),
     handler: async (request) => listReactions(withActor(deps, request.actor), request.params.entityId, request.query),
+  });
+}
+
+/** A mark of a post (like, save, pin, follow) or its undoing: idempotent, no content. */
+function markRoute(
+  app: App,
+  deps: Deps,
+  method: "POST" | "DELETE",
+  url: string,
+  op: { operationId: string; mark: Mark; summary: string },
+): void {
+  app.route({
+    method,
+    url,
+    ...api(
+      { scopes: WRITE_SCOPES },
+      {
+        operationId: op.operationId,
+        tags: TAGS,
+        summary: op.summary,
+        description: "Idempotent. 404 for an unknown or deleted post.",
+        params: PostParams,
+        response: { 204: NoContent, 403: E403, 404: E404("No such post, or deleted") },
+      },
+      deps.config.scopePrefix,
+    ),
+    handler: async (request, reply) => {
+      const ctx = withActor(deps, request.actor);
+      await (method === "POST" ? markPost : unmarkPost)(ctx, request.params.postId, op.mark);
+      return reply.status(204).send(null);
+    },
   });
 }
