@@ -10,8 +10,8 @@ import { sql } from "kysely";
 import { loadConfig } from "../dist/config.js";
 import { withActor } from "../dist/modules/context.js";
 import { createKeyPairAuthenticator } from "../dist/modules/identity/authenticate.js";
-import { getPost } from "../dist/modules/social/get-post.js";
-import { readFeed } from "../dist/modules/social/read-feed.js";
+import { readFeed } from "../dist/modules/social/feeds/read-feed.js";
+import { getPost } from "../dist/modules/social/posts/get-post.js";
 import { closeDeps, createDeps } from "../dist/runtime.js";
 import { issueDemoCredentials, seedDemoWorld } from "../dist/seed/seed.js";
 

@@ -13,8 +13,8 @@ import { systemActor } from "../dist/core/actor.js";
 import { withActor } from "../dist/modules/context.js";
 import { createUser } from "../dist/modules/identity/create-user.js";
 import { ensureInstrumentCatalog } from "../dist/modules/market/seed-catalog.js";
-import { getPost } from "../dist/modules/social/get-post.js";
-import { readFeed } from "../dist/modules/social/read-feed.js";
+import { readFeed } from "../dist/modules/social/feeds/read-feed.js";
+import { getPost } from "../dist/modules/social/posts/get-post.js";
 import { closeDeps, createDeps } from "../dist/runtime.js";
 
 const { values } = parseArgs({

@@ -78,7 +78,7 @@ export interface PostShared {
 
 /**
  * Any social write, once per write: what it changed, for the caches of social reads
- * (src/modules/social/read-cache.ts) in every instance. Not a notification.
+ * (src/modules/social/shared/read-cache.ts) in every instance. Not a notification.
  */
 export interface SocialChanged {
   readonly type: "SocialChanged";

@@ -1,6 +1,6 @@
 import type { FastifyReply } from "fastify";
 
-/** A cache of answers' bytes (src/modules/social/read-cache.ts is one). */
+/** A cache of answers' bytes (src/modules/social/shared/read-cache.ts is one). */
 export interface AnswerCache {
   peek(key: string): Buffer | undefined;
   fill(key: string, compute: () => Promise<{ body: Buffer; deps: readonly string[] }>): Promise<Buffer>;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withActor } from "../../src/modules/context.js";
-import { readFeed } from "../../src/modules/social/read-feed.js";
-import { FeedPage, FeedPageAlt } from "../../src/modules/social/social.schemas.js";
+import { readFeed } from "../../src/modules/social/feeds/read-feed.js";
+import { FeedPage, FeedPageAlt } from "../../src/modules/social/shared/social.schemas.js";
 import { engines, type Harness, startHarness, type TestUser } from "../support/harness.js";
 import { expectSchema } from "../support/schema.js";
 import { AAPL, BTC, client, countingQueries, RW } from "./helpers.js";

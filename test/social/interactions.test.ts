@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CommentItem, CommentsResponse, Post, SharesResponse } from "../../src/modules/social/social.schemas.js";
+import { CommentItem, CommentsResponse, Post, SharesResponse } from "../../src/modules/social/shared/social.schemas.js";
 import { engines, type Harness, startHarness, type TestUser } from "../support/harness.js";
 import { expectSchema } from "../support/schema.js";
 import { client, RW } from "./helpers.js";

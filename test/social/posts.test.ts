@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Discussion, Post, PostAlt } from "../../src/modules/social/social.schemas.js";
+import { Discussion, Post, PostAlt } from "../../src/modules/social/shared/social.schemas.js";
 import { engines, type Harness, startHarness, type TestUser } from "../support/harness.js";
 import { expectSchema } from "../support/schema.js";
 import { AAPL, BTC, client, RW } from "./helpers.js";

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withActor } from "../../src/modules/context.js";
-import { REPLIES_PREVIEW } from "../../src/modules/social/assemble.js";
-import { listComments } from "../../src/modules/social/comments.js";
-import { CommentItem, CommentsResponse, Discussion } from "../../src/modules/social/social.schemas.js";
+import { listComments } from "../../src/modules/social/comments/list-comments.js";
+import { REPLIES_PREVIEW } from "../../src/modules/social/shared/assemble.js";
+import { CommentItem, CommentsResponse, Discussion } from "../../src/modules/social/shared/social.schemas.js";
 import { engines, type Harness, startHarness, type TestUser } from "../support/harness.js";
 import { expectSchema } from "../support/schema.js";
 import { client, countingQueries, RW } from "./helpers.js";

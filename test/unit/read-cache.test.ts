@@ -7,7 +7,7 @@ import {
   postKey,
   SocialReadCache,
   userKey,
-} from "../../src/modules/social/read-cache.js";
+} from "../../src/modules/social/shared/read-cache.js";
 
 const body = (text: string) => Buffer.from(text);
 const answer =

@@ -4,8 +4,8 @@ import { type Deps, transact, withActor } from "../context.js";
 import { createUser } from "../identity/create-user.js";
 import { resolveUserRefs, type UserRecord } from "../identity/user-profiles.js";
 import { listInstruments } from "../market/find-instruments.js";
-import { languageOf } from "./content.js";
-import { socialRepository } from "./social.repository.js";
+import { languageOf } from "./shared/content.js";
+import { socialRepository } from "./shared/social.repository.js";
 
 /** Traders who make the seeded feeds lively; every user gets an initials avatar. */
 export const SEED_TRADERS = [

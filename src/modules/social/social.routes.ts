@@ -1,15 +1,21 @@
 import type { App } from "../../http/app-type.js";
 import type { Deps } from "../context.js";
-import { registerFeedRoutes } from "./feeds.routes.js";
-import { registerInteractionRoutes } from "./interactions.routes.js";
-import { registerPostRoutes } from "./posts.routes.js";
-import { SocialReadCache } from "./read-cache.js";
+import { registerCommentRoutes } from "./comments/comments.routes.js";
+import { registerFeedRoutes } from "./feeds/feeds.routes.js";
+import { registerGraphRoutes } from "./graph/graph.routes.js";
+import { registerPollRoutes } from "./polls/polls.routes.js";
+import { registerPostRoutes } from "./posts/posts.routes.js";
+import { registerReactionRoutes } from "./reactions/reactions.routes.js";
+import { SocialReadCache } from "./shared/read-cache.js";
 
-/** Posts, polls, comments, reactions, the social graph and every feed. */
+/** Posts, polls, comments, reactions, the social graph and every feed: one routes file per sub-area. */
 export function registerSocialRoutes(app: App, deps: Deps): void {
   // One post and feed pages are answered from this instance's cache while nothing they show changed.
   const cache = SocialReadCache.listening(deps.bus, deps.config.readCache);
   registerPostRoutes(app, deps, cache);
+  registerPollRoutes(app, deps);
   registerFeedRoutes(app, deps, cache);
-  registerInteractionRoutes(app, deps);
+  registerReactionRoutes(app, deps);
+  registerCommentRoutes(app, deps);
+  registerGraphRoutes(app, deps);
 }

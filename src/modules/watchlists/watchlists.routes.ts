@@ -1,36 +1,30 @@
 import { type Access, api } from "../../http/access.js";
 import type { App } from "../../http/app-type.js";
-import { errorResponse, NoContent } from "../../http/schemas.js";
+import { NoContent } from "../../http/schemas.js";
 import { type Deps, withActor } from "../context.js";
-import { addWatchlistItems, createDefaultWatchlistWithItems } from "./add-watchlist-items.js";
 import { changeWatchlistRank } from "./change-watchlist-rank.js";
 import { createWatchlist } from "./create-watchlist.js";
 import { deleteWatchlist } from "./delete-watchlist.js";
 import { getWatchlist } from "./get-watchlist.js";
 import { listDefaultWatchlistItems } from "./list-default-items.js";
 import { listWatchlists } from "./list-watchlists.js";
-import { getPublicWatchlist, listPublicWatchlists } from "./public-watchlists.js";
-import { removeWatchlistItems } from "./remove-watchlist-items.js";
+import { registerPublicWatchlistRoutes } from "./public-watchlists.routes.js";
 import { renameWatchlist } from "./rename-watchlist.js";
 import { selectDefaultWatchlist } from "./select-default-watchlist.js";
 import { setWatchlistVisibility } from "./set-watchlist-visibility.js";
-import { updateWatchlistItems } from "./update-watchlist-items.js";
+import { registerWatchlistItemRoutes } from "./watchlist-items.routes.js";
 import { WATCHLIST_READ_SCOPES, WATCHLIST_WRITE_SCOPES } from "./watchlists.rules.js";
 import {
   CreateQuery,
   DefaultItemsQuery,
-  type ItemRequest,
-  ItemsBody,
   ListQuery,
   PageQuery,
-  PublicListQuery,
-  PublicUserParams,
-  PublicWatchlistParams,
   RankQuery,
   RenameQuery,
   VisibilityQuery,
-  Watchlist,
+  WatchlistConflict,
   WatchlistItems,
+  WatchlistNotFound,
   WatchlistParams,
   WatchlistsResponse,
 } from "./watchlists.schemas.js";
@@ -39,21 +33,8 @@ const READ: Access = { scopes: WATCHLIST_READ_SCOPES, rateLimit: "watchlist" };
 // Writes spend the default pool plus the writes pool (src/http/rate-limit.ts).
 const WRITE: Access = { scopes: WATCHLIST_WRITE_SCOPES };
 const TAGS = ["Watchlists"];
-const NOT_FOUND = errorResponse(404, "No such watchlist of yours (another user's is never revealed)");
-const CONFLICT = errorResponse(409, "A builtin or computed watchlist cannot be changed this way");
-/** The item list is the whole body on the wire. */
-const ITEMS_BODY = { items: "body" };
 
-/** Item bodies bind case-insensitively, as upstream's do (`ItemID` = `itemId`). */
-
-const toItems = (body: ItemRequest[]) =>
-  body.map((i) => ({
-    itemId: i.itemId,
-    itemType: i.itemType,
-    itemRank: i.itemRank,
-    itemAddedReason: i.itemAddedReason,
-  }));
-
+/** The caller's own watchlists: reads and the writes of a whole watchlist (items: watchlist-items.routes.ts). */
 export function registerWatchlistRoutes(app: App, deps: Deps): void {
   const prefix = deps.config.scopePrefix;
 
@@ -102,52 +83,6 @@ export function registerWatchlistRoutes(app: App, deps: Deps): void {
 
   app.route({
     method: "GET",
-    url: "/api/v1/watchlists/public/:userId",
-    ...api(
-      READ,
-      {
-        operationId: "getUserSPublicWatchlists",
-        tags: TAGS,
-        summary: "Get a user's public watchlists",
-        description:
-          "The public watchlists of the user with gcid `userId`. 404 for an unknown or private-profile user.",
-        params: PublicUserParams,
-        querystring: PublicListQuery,
-        response: { 200: WatchlistsResponse, 404: errorResponse(404, "No such user (or a private profile)") },
-      },
-      prefix,
-    ),
-    handler: async (request) =>
-      listPublicWatchlists(withActor(deps, request.actor), request.params.userId, request.query.itemsPerPageForSingle),
-  });
-
-  app.route({
-    method: "GET",
-    url: "/api/v1/watchlists/public/:userId/:watchlistId",
-    ...api(
-      READ,
-      {
-        operationId: "getSinglePublicWatchlist",
-        tags: TAGS,
-        summary: "Get a single public watchlist",
-        description: "One public watchlist of the user, bare (not in a container). A private one is 404.",
-        params: PublicWatchlistParams,
-        querystring: PageQuery,
-        response: { 200: Watchlist, 404: errorResponse(404, "No such public watchlist of this user") },
-      },
-      prefix,
-    ),
-    handler: async (request) =>
-      getPublicWatchlist(
-        withActor(deps, request.actor),
-        request.params.userId,
-        request.params.watchlistId,
-        request.query,
-      ),
-  });
-
-  app.route({
-    method: "GET",
     url: "/api/v1/watchlists/:watchlistId",
     ...api(
       READ,
@@ -158,7 +93,7 @@ export function registerWatchlistRoutes(app: App, deps: Deps): void {
         description: "One of the caller's watchlists with one page of its items, in a container.",
         params: WatchlistParams,
         querystring: PageQuery,
-        response: { 200: WatchlistsResponse, 404: NOT_FOUND },
+        response: { 200: WatchlistsResponse, 404: WatchlistNotFound },
       },
       prefix,
     ),
@@ -167,54 +102,10 @@ export function registerWatchlistRoutes(app: App, deps: Deps): void {
 
   // --- writes, on upstream's paths ---
 
-  for (const asDefault of [false, true]) {
-    app.route({
-      method: "POST",
-      url: asDefault ? "/api/v1/watchlists/newasdefault-watchlist" : "/api/v1/watchlists",
-      ...api(
-        WRITE,
-        {
-          operationId: asDefault ? "createWatchlistAndSetAsDefault" : "createANewWatchlist",
-          tags: TAGS,
-          summary: asDefault ? "Create a watchlist and set it as default" : "Create a new watchlist",
-          description:
-            "Creates a Static watchlist, or a Dynamic one whose items are the matches of `dynamicQuery` computed on " +
-            `each read${asDefault ? ", and makes it the caller's selected default" : ""}. ` +
-            "422 beyond the per-user limit (`meta.maxWatchlistsLimit`).",
-          querystring: CreateQuery,
-          response: { 201: WatchlistsResponse },
-        },
-        prefix,
-      ),
-      handler: async (request, reply) => {
-        const result = await createWatchlist(withActor(deps, request.actor), { ...request.query, asDefault });
-        return reply.status(201).send(result);
-      },
-    });
-  }
-
-  app.route({
-    method: "POST",
-    url: "/api/v1/watchlists/default-watchlist/selected-items",
-    ...api(
-      WRITE,
-      {
-        operationId: "createDefaultWatchlistWithSelectedItems",
-        tags: TAGS,
-        summary: "Create the default watchlist with selected items",
-        description:
-          "Creates the builtin Default watchlist if missing and adds these items to it; unknown items are listed " +
-          "in `exception.invalidItems`, items already there are left as they are.",
-        body: ItemsBody,
-        response: { 201: WatchlistsResponse },
-      },
-      prefix,
-      ITEMS_BODY,
-    ),
-    handler: async (request, reply) => {
-      const result = await createDefaultWatchlistWithItems(withActor(deps, request.actor), toItems(request.body));
-      return reply.status(201).send(result);
-    },
+  createRoute(app, deps, "/api/v1/watchlists", { operationId: "createANewWatchlist", asDefault: false });
+  createRoute(app, deps, "/api/v1/watchlists/newasdefault-watchlist", {
+    operationId: "createWatchlistAndSetAsDefault",
+    asDefault: true,
   });
 
   app.route({
@@ -228,7 +119,7 @@ export function registerWatchlistRoutes(app: App, deps: Deps): void {
         summary: "Rename a watchlist",
         params: WatchlistParams,
         querystring: RenameQuery,
-        response: { 204: NoContent, 404: NOT_FOUND },
+        response: { 204: NoContent, 404: WatchlistNotFound },
       },
       prefix,
       { name: "querystring/newName" },
@@ -250,101 +141,13 @@ export function registerWatchlistRoutes(app: App, deps: Deps): void {
         summary: "Delete a watchlist",
         description: "Deletes one of the caller's watchlists and its items. The builtin ones cannot be deleted (409).",
         params: WatchlistParams,
-        response: { 204: NoContent, 404: NOT_FOUND, 409: CONFLICT },
+        response: { 204: NoContent, 404: WatchlistNotFound, 409: WatchlistConflict },
       },
       prefix,
     ),
     handler: async (request, reply) => {
       await deleteWatchlist(withActor(deps, request.actor), request.params.watchlistId);
       return reply.status(204).send(null);
-    },
-  });
-
-  app.route({
-    method: "POST",
-    url: "/api/v1/watchlists/:watchlistId/items",
-    ...api(
-      WRITE,
-      {
-        operationId: "addItemsToWatchlist",
-        tags: TAGS,
-        summary: "Add items to a watchlist",
-        description:
-          "Adds the items; unknown instruments (or users) are listed in `exception.invalidItems` while the rest " +
-          "are added; an item already there is neither duplicated nor an error. 422 beyond " +
-          "`meta.maxItemsInWatchlistLimit`; 409 on a Dynamic or RecentlyInvested watchlist.",
-        params: WatchlistParams,
-        body: ItemsBody,
-        response: { 201: WatchlistsResponse, 404: NOT_FOUND, 409: CONFLICT },
-      },
-      prefix,
-      ITEMS_BODY,
-    ),
-    handler: async (request, reply) => {
-      const result = await addWatchlistItems(
-        withActor(deps, request.actor),
-        request.params.watchlistId,
-        toItems(request.body),
-      );
-      return reply.status(201).send(result);
-    },
-  });
-
-  app.route({
-    method: "PUT",
-    url: "/api/v1/watchlists/:watchlistId/items",
-    ...api(
-      WRITE,
-      {
-        operationId: "updateItemsInWatchlist",
-        tags: TAGS,
-        summary: "Update items in a watchlist",
-        description:
-          "Changes `itemRank` (and `itemAddedReason` when given) of items in the watchlist. 204 when every item " +
-          "was applied; 200 with the watchlist and `exception.invalidItems` when some are not in it.",
-        params: WatchlistParams,
-        body: ItemsBody,
-        response: { 200: WatchlistsResponse, 204: NoContent, 404: NOT_FOUND, 409: CONFLICT },
-      },
-      prefix,
-      ITEMS_BODY,
-    ),
-    handler: async (request, reply) => {
-      const result = await updateWatchlistItems(
-        withActor(deps, request.actor),
-        request.params.watchlistId,
-        toItems(request.body),
-      );
-      return result ? reply.status(200).send(result) : reply.status(204).send(null);
-    },
-  });
-
-  app.route({
-    method: "DELETE",
-    url: "/api/v1/watchlists/:watchlistId/items",
-    ...api(
-      WRITE,
-      {
-        operationId: "removeItemsFromWatchlist",
-        tags: TAGS,
-        summary: "Remove items from a watchlist",
-        description:
-          "Removes the items; one that is not there is a no-op. 204 normally; 200 with the watchlist and " +
-          "`exception.invalidItems` when some items name no instrument or user at all.",
-        params: WatchlistParams,
-        body: ItemsBody,
-        response: { 200: WatchlistsResponse, 204: NoContent, 404: NOT_FOUND, 409: CONFLICT },
-      },
-      prefix,
-      ITEMS_BODY,
-    ),
-    handler: async (request, reply) => {
-      const result = await removeWatchlistItems(
-        withActor(deps, request.actor),
-        request.params.watchlistId,
-        toItems(request.body),
-      );
-      return result ? reply.status(200).send(result) : reply.status(204).send(null);
     },
   });
 
@@ -360,7 +163,7 @@ export function registerWatchlistRoutes(app: App, deps: Deps): void {
         description: "Sets `watchlistRank`, the ascending display-order key; other watchlists keep theirs.",
         params: WatchlistParams,
         querystring: RankQuery,
-        response: { 204: NoContent, 404: NOT_FOUND },
+        response: { 204: NoContent, 404: WatchlistNotFound },
       },
       prefix,
     ),
@@ -381,7 +184,7 @@ export function registerWatchlistRoutes(app: App, deps: Deps): void {
         summary: "Set a watchlist as the user's default",
         description: "Makes this watchlist the caller's selected default (and no other); answers with it.",
         params: WatchlistParams,
-        response: { 200: WatchlistsResponse, 404: NOT_FOUND },
+        response: { 200: WatchlistsResponse, 404: WatchlistNotFound },
       },
       prefix,
     ),
@@ -402,13 +205,44 @@ export function registerWatchlistRoutes(app: App, deps: Deps): void {
           "operations), `isPublic=false` hides it again. Watchlists are private when created.",
         params: WatchlistParams,
         querystring: VisibilityQuery,
-        response: { 204: NoContent, 404: NOT_FOUND },
+        response: { 204: NoContent, 404: WatchlistNotFound },
       },
       prefix,
     ),
     handler: async (request, reply) => {
       await setWatchlistVisibility(withActor(deps, request.actor), request.params.watchlistId, request.query.isPublic);
       return reply.status(204).send(null);
+    },
+  });
+
+  registerPublicWatchlistRoutes(app, deps);
+  registerWatchlistItemRoutes(app, deps);
+}
+
+/** A new watchlist; the twin operation also makes it the caller's selected default. */
+function createRoute(app: App, deps: Deps, url: string, op: { operationId: string; asDefault: boolean }): void {
+  const { asDefault } = op;
+  app.route({
+    method: "POST",
+    url,
+    ...api(
+      WRITE,
+      {
+        operationId: op.operationId,
+        tags: TAGS,
+        summary: asDefault ? "Create a watchlist and set it as default" : "Create a new watchlist",
+        description:
+          "Creates a Static watchlist, or a Dynamic one whose items are the matches of `dynamicQuery` computed on " +
+          `each read${asDefault ? ", and makes it the caller's selected default" : ""}. ` +
+          "422 beyond the per-user limit (`meta.maxWatchlistsLimit`).",
+        querystring: CreateQuery,
+        response: { 201: WatchlistsResponse },
+      },
+      deps.config.scopePrefix,
+    ),
+    handler: async (request, reply) => {
+      const result = await createWatchlist(withActor(deps, request.actor), { ...request.query, asDefault });
+      return reply.status(201).send(result);
     },
   });
 }

@@ -1,4 +1,5 @@
 import { type Static, Type } from "typebox";
+import { errorResponse } from "../../http/schemas.js";
 
 const Int32Max = 2_147_483_647;
 
@@ -172,3 +173,8 @@ export const PublicWatchlistParams = Type.Object({
   userId: Type.Integer({ format: "int32", minimum: 1, maximum: Int32Max, description: "The owner's gcid" }),
   watchlistId: Type.String({ minLength: 1, maxLength: 100 }),
 });
+
+/** 404 of every operation on one of the caller's watchlists. */
+export const WatchlistNotFound = errorResponse(404, "No such watchlist of yours (another user's is never revealed)");
+/** 409 of the writes a builtin or Dynamic watchlist refuses. */
+export const WatchlistConflict = errorResponse(409, "A builtin or computed watchlist cannot be changed this way");

@@ -1,0 +1,63 @@
+import { prepared } from "../../../infra/db/prepared.js";
+import type { Ids } from "../shared/social.rows.js";
+import { flag, notBlockedWith } from "../shared/visibility.repository.js";
+
+/** The comment reads of the discussion path, compiled once per shape (see post-queries.repository.ts). */
+export const commentQueries = {
+  commentsByIds: prepared(
+    (db, _: null, [ids]: readonly [Ids]) => db.selectFrom("comments").selectAll().where("id", "in", ids),
+    () => "",
+  ),
+
+  commentStats: prepared(
+    (db, _: null, [commentIds, me]: readonly [Ids, string]) =>
+      db
+        .selectFrom("comments as c")
+        .select((eb) => [
+          "c.id",
+          eb
+            .selectFrom("comments as r")
+            .select(eb.fn.countAll<number | string>().as("n"))
+            .whereRef("r.parentId", "=", "c.id")
+            .where("r.isDeleted", "=", 0)
+            .where("r.isSpam", "=", 0)
+            .as("replies"),
+          flag(
+            eb,
+            eb
+              .selectFrom("likes as m")
+              .select("m.entityId")
+              .whereRef("m.entityId", "=", "c.id")
+              .where("m.userId", "=", me),
+          ).as("liked"),
+        ])
+        .where("c.id", "in", commentIds),
+    () => "",
+  ),
+
+  commentsPreview: prepared(
+    (
+      db,
+      shape: { by: "postId" | "parentId"; anon: boolean; order: "asc" | "desc" },
+      [parentIds, me, perParent]: readonly [Ids, string, number],
+    ) => {
+      const column = shape.by === "postId" ? "postId" : "parentId";
+      const inner = db
+        .selectFrom("comments")
+        .selectAll()
+        .select((eb) =>
+          eb.fn
+            .agg<number>("row_number")
+            .over((o) => o.partitionBy(column).orderBy("seq", shape.order))
+            .as("rn"),
+        )
+        .where(column, "in", parentIds)
+        .where("isDeleted", "=", 0)
+        .where("isSpam", "=", 0)
+        .$if(shape.by === "postId", (q) => q.where("parentId", "is", null))
+        .$if(!shape.anon, (q) => q.where((eb) => notBlockedWith(eb, me, "comments.ownerId")));
+      return db.selectFrom(inner.as("c")).selectAll().where("c.rn", "<=", perParent).orderBy("c.seq", shape.order);
+    },
+    (shape) => `${shape.by}.${shape.anon}.${shape.order}`,
+  ),
+};

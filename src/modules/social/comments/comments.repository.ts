@@ -1,0 +1,91 @@
+import type { Executor } from "../../../infra/db/executor.js";
+import { type CommentRow, count, type NewComment } from "../shared/social.rows.js";
+import { notBlockedWith } from "../shared/visibility.repository.js";
+import { commentQueries as Q } from "./comment-queries.repository.js";
+
+export const commentsRepository = (db: Executor) => ({
+  async insertComment(row: NewComment): Promise<CommentRow> {
+    return db.insertInto("comments").values(row).returningAll().executeTakeFirstOrThrow();
+  },
+
+  async findComment(id: string): Promise<CommentRow | undefined> {
+    return db.selectFrom("comments").selectAll().where("id", "=", id).executeTakeFirst();
+  },
+
+  async commentsByIds(ids: readonly string[]): Promise<CommentRow[]> {
+    if (ids.length === 0) return [];
+    return Q.commentsByIds(db, null, [ids]);
+  },
+
+  async updateComment(
+    id: string,
+    patch: Partial<
+      Pick<CommentRow, "text" | "languageCode" | "attachments" | "updatedAt" | "editStatus" | "isDeleted">
+    >,
+  ) {
+    await db.updateTable("comments").set(patch).where("id", "=", id).execute();
+  },
+
+  /** Per comment, in one query: its visible replies and whether `requesterId` likes it. */
+  async commentStats(
+    commentIds: readonly string[],
+    requesterId: string | null,
+  ): Promise<Map<string, { replies: number; liked: boolean }>> {
+    const out = new Map<string, { replies: number; liked: boolean }>();
+    if (commentIds.length === 0) return out;
+    const rows = await Q.commentStats(db, null, [commentIds, requesterId ?? ""]);
+    for (const r of rows) out.set(r.id, { replies: count(r.replies), liked: count(r.liked) === 1 });
+    return out;
+  },
+
+  /**
+   * The newest (or, `order` "asc", the oldest) `perParent` visible comments of each post (or
+   * replies of each comment), in one query (a window function, on both engines).
+   */
+  async commentsPreview(
+    by: "postId" | "parentId",
+    parentIds: readonly string[],
+    perParent: number,
+    requesterId: string | null,
+    order: "asc" | "desc" = "desc",
+  ): Promise<CommentRow[]> {
+    if (parentIds.length === 0 || perParent <= 0) return [];
+    const rows = await Q.commentsPreview(db, { by, anon: requesterId === null, order }, [
+      parentIds,
+      requesterId ?? "",
+      perParent,
+    ]);
+    return rows.map(({ rn: _rn, ...row }) => row as CommentRow);
+  },
+
+  /** A page of comments of a post (parentId null) or of replies of a comment. */
+  async listComments(
+    filter: { postId: string; parentId: string | null },
+    afterSeq: number | null,
+    order: "asc" | "desc",
+    limit: number,
+    requesterId: string | null,
+  ): Promise<CommentRow[]> {
+    let q = db
+      .selectFrom("comments")
+      .selectAll()
+      .where("postId", "=", filter.postId)
+      .where("isDeleted", "=", 0)
+      .where("isSpam", "=", 0);
+    q = filter.parentId === null ? q.where("parentId", "is", null) : q.where("parentId", "=", filter.parentId);
+    if (requesterId !== null) q = q.where((eb) => notBlockedWith(eb, requesterId, "comments.ownerId"));
+    if (afterSeq !== null) q = q.where("seq", order === "desc" ? "<" : ">", afterSeq);
+    return q.orderBy("seq", order).limit(limit).execute();
+  },
+
+  async countComments(filter: { postId: string; parentId: string | null }): Promise<number> {
+    let q = db
+      .selectFrom("comments")
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .where("postId", "=", filter.postId)
+      .where("isDeleted", "=", 0)
+      .where("isSpam", "=", 0);
+    q = filter.parentId === null ? q.where("parentId", "is", null) : q.where("parentId", "=", filter.parentId);
+    return count((await q.executeTakeFirstOrThrow()).n);
+  },
+});

@@ -1,0 +1,68 @@
+import { isoNow } from "../../../core/clock.js";
+import { type Ctx, transact } from "../../context.js";
+import { resolveUserRefs } from "../../identity/user-profiles.js";
+import { actionablePost, actorRecord, requireWriter } from "../shared/access.js";
+import { socialChanged } from "../shared/changes.js";
+import { checkAttachments, checkText, newEntry, Problems } from "../shared/content.js";
+import { socialRepository } from "../shared/social.repository.js";
+import { COMMENT_MAX } from "../shared/social.schemas.js";
+import type { CommentItemView } from "../shared/social.view.js";
+import { type CommentInput, type CommentTarget, itemOf, liveComment } from "./comments.rules.js";
+
+/** Mentions in comments are written `@username` in the text (the body has no mentions field). */
+const MENTION_RE = /(?:^|[^\w@])@([A-Za-z0-9][A-Za-z0-9_.-]{2,31})/g;
+
+export async function createComment(ctx: Ctx, target: CommentTarget, input: CommentInput): Promise<CommentItemView> {
+  const actor = requireWriter(ctx.actor);
+  const post = await actionablePost(ctx, target.postId, actor.userId);
+  const parent = target.commentId ? await liveComment(ctx, post.id, target.commentId, null) : null;
+  const p = new Problems();
+  const text = checkText(p, "message", input.message, COMMENT_MAX);
+  const attachments = checkAttachments(p, "attachments", input.attachments);
+  p.throwIfAny();
+  const me = await actorRecord(ctx, actor);
+  const names = [...new Set([...text.matchAll(MENTION_RE)].map((m) => m[1]!))];
+  const mentioned = [...(await resolveUserRefs(ctx, names)).values()];
+
+  const row = await transact(ctx, async (trx, record) => {
+    const repo = socialRepository(trx);
+    const now = isoNow(ctx.clock);
+    const comment = await repo.insertComment({
+      ...newEntry(actor.userId, text, attachments, now),
+      postId: post.id,
+      parentId: parent?.id ?? null,
+    });
+    record(socialChanged(now, { postIds: [post.id] }));
+    const unique = [...new Map(mentioned.map((u) => [u.userId, u])).values()];
+    await repo.insertMentions(
+      comment.id,
+      unique.map((u) => ({ userId: u.userId, isDirect: true })),
+    );
+    if (post.ownerId !== actor.userId) {
+      record({
+        type: "PostCommented",
+        postOwnerId: post.ownerId,
+        actorId: actor.userId,
+        actorUsername: me.username,
+        postId: post.id,
+        commentId: comment.id,
+        isReply: parent !== null,
+        occurredAt: now,
+      });
+    }
+    for (const u of unique) {
+      if (u.userId === actor.userId) continue;
+      record({
+        type: "UserMentioned",
+        userId: u.userId,
+        actorId: actor.userId,
+        actorUsername: me.username,
+        postId: post.id,
+        commentId: comment.id,
+        occurredAt: now,
+      });
+    }
+    return comment;
+  });
+  return itemOf(ctx, row, post.seq, actor.userId);
+}

@@ -1,0 +1,42 @@
+import { isoNow } from "../../../core/clock.js";
+import { newId } from "../../../core/ids.js";
+import { type Ctx, transact } from "../../context.js";
+import { actionablePost, actorRecord, requireWriter } from "../shared/access.js";
+import { socialChanged } from "../shared/changes.js";
+import { socialRepository } from "../shared/social.repository.js";
+import { MARK_TABLE, type Mark, requireMarkable } from "./reactions.rules.js";
+
+/**
+ * Likes, saves, pins and follows of a post: idempotent (doing it twice is one mark, undoing
+ * what is not there is fine). Pins are for the caller's own posts (their profile).
+ */
+export async function markPost(ctx: Ctx, postId: string, mark: Mark): Promise<void> {
+  const actor = requireWriter(ctx.actor);
+  const post = await actionablePost(ctx, postId, actor.userId);
+  requireMarkable(mark, post.ownerId, actor.userId);
+  const me = mark === "like" ? await actorRecord(ctx, actor) : null;
+  await transact(ctx, async (trx, record) => {
+    const repo = socialRepository(trx);
+    const now = isoNow(ctx.clock);
+    // Saves and pins also change the caller's own feeds (saved, pinned).
+    record(socialChanged(now, { postIds: [postId], userIds: [actor.userId] }));
+    if (mark !== "like") return repo.addMark(MARK_TABLE[mark], postId, actor.userId, now);
+    const added = await repo.insertLike({
+      id: newId(),
+      entityId: postId,
+      entityType: "Post",
+      userId: actor.userId,
+      createdAt: now,
+    });
+    if (added && post.ownerId !== actor.userId) {
+      record({
+        type: "PostLiked",
+        postOwnerId: post.ownerId,
+        actorId: actor.userId,
+        actorUsername: me!.username,
+        postId,
+        occurredAt: now,
+      });
+    }
+  });
+}

@@ -1,0 +1,15 @@
+import type { SocialChanged } from "../../../core/events.js";
+
+/** What one social write changed (docs/decisions/0080): recorded in its transaction, published after commit. */
+export function socialChanged(
+  occurredAt: string,
+  changed: { postIds?: readonly string[]; userIds?: readonly string[]; listings?: boolean },
+): SocialChanged {
+  return {
+    type: "SocialChanged",
+    postIds: changed.postIds ?? [],
+    userIds: changed.userIds ?? [],
+    listings: changed.listings ?? false,
+    occurredAt,
+  };
+}

@@ -1,0 +1,147 @@
+import type { ReadCacheSettings } from "../../../config.js";
+import type { EventBus, SocialChanged } from "../../../core/events.js";
+
+/*
+ * Answers of social reads (one post, a feed page), kept as the exact bytes sent, per caller and
+ * request, until something they were made of changes (docs/decisions/0080).
+ *
+ * Every social write publishes one `SocialChanged` after it commits, naming the posts whose
+ * documents changed, the users whose own view changed, and whether feeds may list other posts.
+ * Each instance hears it (`subscribeEverywhere`) and notes the generation at which each of those
+ * keys last changed. An answer remembers the generation at which it started to be computed and the
+ * keys it was made of; it is served only while none of those keys changed after that generation.
+ * A change that lands while an answer is being computed therefore makes that answer stale at once,
+ * never cached as current.
+ */
+
+/** What an answer depends on: `post:<id>`, `user:<id>`, or LISTINGS (which posts feeds hold). */
+export type DependencyKey = string;
+export const LISTINGS: DependencyKey = "listings";
+export const postKey = (postId: string): DependencyKey => `post:${postId}`;
+export const userKey = (userId: string): DependencyKey => `user:${userId}`;
+
+interface Entry {
+  body: Buffer;
+  generation: number;
+  deps: readonly DependencyKey[];
+  bornAt: number;
+}
+
+/** Computed answer: its body (the bytes sent) and what it was made of. */
+export interface Computed {
+  body: Buffer;
+  deps: readonly DependencyKey[];
+}
+
+/** Change marks kept before they are folded into one floor (every older answer is dropped). */
+const MAX_MARKS = 200_000;
+
+export class SocialReadCache {
+  private readonly entries = new Map<string, Entry>();
+  /** Generation at which each key last changed. */
+  private readonly changedAt = new Map<DependencyKey, number>();
+  private generation = 0;
+  /** Answers computed from before this generation are not served (marks were forgotten). */
+  private floor = 0;
+  private bytes = 0;
+  private hits = 0;
+  private misses = 0;
+
+  constructor(
+    private readonly settings: ReadCacheSettings,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** Listens to every instance's social writes. */
+  static listening(bus: EventBus, settings: ReadCacheSettings): SocialReadCache {
+    const cache = new SocialReadCache(settings);
+    bus.subscribeEverywhere("SocialChanged", (event) => cache.changed(event));
+    return cache;
+  }
+
+  get enabled(): boolean {
+    return this.settings.maxBytes > 0;
+  }
+
+  /** The cached body for `key` while it is current (no promise: the hit path stays synchronous). */
+  peek(key: string): Buffer | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (this.isCurrent(entry)) {
+      this.hits++;
+      return entry.body;
+    }
+    this.drop(key, entry);
+    return undefined;
+  }
+
+  /** Computes the answer for `key` and keeps it, unless what it was made of changed meanwhile. */
+  async fill(key: string, compute: () => Promise<Computed>): Promise<Buffer> {
+    if (!this.enabled) return (await compute()).body;
+    this.misses++;
+    const generation = this.generation;
+    const computed = await compute();
+    const fresh: Entry = { body: computed.body, generation, deps: computed.deps, bornAt: this.now() };
+    if (this.isCurrent(fresh) && computed.body.length <= this.settings.maxBytes) this.store(key, fresh);
+    return computed.body;
+  }
+
+  changed(event: Pick<SocialChanged, "postIds" | "userIds" | "listings">): void {
+    const g = ++this.generation;
+    for (const id of event.postIds) this.changedAt.set(postKey(id), g);
+    for (const id of event.userIds) this.changedAt.set(userKey(id), g);
+    if (event.listings) this.changedAt.set(LISTINGS, g);
+    if (this.changedAt.size > MAX_MARKS) {
+      this.changedAt.clear();
+      this.floor = g;
+    }
+  }
+
+  stats(): { entries: number; bytes: number; hits: number; misses: number } {
+    return { entries: this.entries.size, bytes: this.bytes, hits: this.hits, misses: this.misses };
+  }
+
+  private isCurrent(entry: Entry): boolean {
+    if (entry.generation < this.floor || this.now() - entry.bornAt > this.settings.maxAgeMs) return false;
+    for (const dep of entry.deps) if ((this.changedAt.get(dep) ?? 0) > entry.generation) return false;
+    return true;
+  }
+
+  private store(key: string, entry: Entry): void {
+    const old = this.entries.get(key);
+    if (old) this.drop(key, old);
+    this.entries.set(key, entry);
+    this.bytes += entry.body.length;
+    // The oldest answers go first (insertion order) until the budget holds.
+    for (const [k, e] of this.entries) {
+      if (this.bytes <= this.settings.maxBytes) break;
+      this.drop(k, e);
+    }
+  }
+
+  private drop(key: string, entry: Entry): void {
+    this.entries.delete(key);
+    this.bytes -= entry.body.length;
+  }
+}
+
+/** A read's answer and what it was made of. */
+export interface Answer<T> {
+  view: T;
+  deps: readonly DependencyKey[];
+}
+
+/** The posts an answer shows (and the posts they share), and the caller whose view it is. */
+export function dependenciesOf(
+  rows: readonly { id: string; sharedPostId: string | null; sharedOriginPostId: string | null }[],
+  requesterId: string | null,
+): DependencyKey[] {
+  const keys = new Set<DependencyKey>();
+  for (const r of rows) {
+    keys.add(postKey(r.id));
+    if (r.sharedPostId) keys.add(postKey(r.sharedPostId));
+    if (r.sharedOriginPostId) keys.add(postKey(r.sharedOriginPostId));
+  }
+  if (requesterId) keys.add(userKey(requesterId));
+  return [...keys];
+}
