@@ -12,9 +12,6 @@ export const BTC = 100000;
 export const ETH = 100001;
 export const UNKNOWN = 999_999;
 
-export const READ_SCOPES = ["watchlist:read", "watchlist:write", "demo:read", "demo:write", "real:read", "real:write"];
-export const WRITE_SCOPES = ["watchlist:write", "demo:write", "real:write"];
-
 export interface Item {
   itemId: number;
   itemType: string;
