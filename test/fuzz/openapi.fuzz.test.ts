@@ -19,7 +19,7 @@
  *
  * `npm test` sweeps the core hostile values (about 4,600 requests) and sends 200 random requests per
  * engine: about 20 s per engine on an idle machine. The long run, with FUZZ_RUNS set, sweeps the
- * full catalogue (about 9,000 requests) and sends FUZZ_RUNS random requests (and FUZZ_RUNS/10 raw
+ * full catalogue (about 11,000 requests) and sends FUZZ_RUNS random requests (and FUZZ_RUNS/10 raw
  * socket ones, socket.fuzz.test.ts):
  *   FUZZ_RUNS=20000 npx vitest run test/fuzz
  * FUZZ_SEED=<n> changes the seed (a failure prints the seed and path to replay it).
