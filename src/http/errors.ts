@@ -133,7 +133,7 @@ export function registerErrorHandling(
 
 /**
  * The longest path parameter the router hands to a route. Shorter ones are judged by the route's
- * own schema (422 naming the parameter); longer ones get 414 (decision 0102).
+ * own schema (422 naming the parameter); longer ones get 414 (decision 0101).
  */
 export const MAX_PARAM_LENGTH = 1024;
 

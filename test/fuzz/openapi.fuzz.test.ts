@@ -17,7 +17,10 @@
  * the status). An operation that does not admit anonymous callers must never answer 2xx to one, nor
  * to a credential holding none of its scopes.
  *
- * `npm test` runs FUZZ_RUNS=200 random requests per engine (a few seconds). A longer run:
+ * `npm test` sweeps the core hostile values (about 4,600 requests) and sends 200 random requests per
+ * engine: about 20 s per engine on an idle machine. The long run, with FUZZ_RUNS set, sweeps the
+ * full catalogue (about 11,000 requests) and sends FUZZ_RUNS random requests (and FUZZ_RUNS/10 raw
+ * socket ones, socket.fuzz.test.ts):
  *   FUZZ_RUNS=20000 npx vitest run test/fuzz
  * FUZZ_SEED=<n> changes the seed (a failure prints the seed and path to replay it).
  */

@@ -4,7 +4,7 @@ import type { Database } from "./schema.js";
 
 /**
  * PostgreSQL's answers that mean "this transaction lost a race; run it again": a serialization
- * failure (40001) and a deadlock (40P01). Nothing was committed, so a retry is safe.
+ * failure (40001) and a deadlock (40P01). Nothing was committed, so a retry is safe (decision 0102).
  */
 const RETRYABLE = new Set(["40001", "40P01"]);
 /** Attempts in all; the last failure is thrown (a 500, logged) when every one loses. */
