@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Deps, withActor } from "../../src/modules/context.js";
+import type { Deps } from "../../src/modules/context.js";
 import { findInstruments } from "../../src/modules/market/find-instruments.js";
 import { currentQuotes } from "../../src/modules/market/quotes.js";
-import { openMarketOrder } from "../../src/modules/trading/open-market-order.js";
 import { closeDeps, createDeps } from "../../src/runtime.js";
 import { type Harness, startHarness } from "../support/harness.js";
 
@@ -26,15 +25,17 @@ describe("two deps in one process, on one store", () => {
   it("watch their own triggers: a stop-loss opened through one is not watched by the other", async () => {
     const u = await h.user(["trade.demo:write"]);
     await currentQuotes(h.deps, [1003]);
-    const mid = h.deps.market.quote(1003)!.mid;
-    const { order } = await openMarketOrder(
-      withActor(h.deps, u.actor),
-      randomUUID(),
-      { instrumentId: 1003, isBuy: true, leverage: 1, amount: 100, stopLossRate: mid * 0.9, takeProfitRate: 0 },
-      "by-amount",
-    );
-    expect(h.deps.triggers.index.currentStop(order.positionId)).toBeCloseTo(mid * 0.9, 2);
-    expect(other.triggers.index.currentStop(order.positionId)).toBeUndefined();
+    const stop = Math.round(h.deps.market.quote(1003)!.mid * 90) / 100;
+    const res = await h.app.inject({
+      method: "POST",
+      url: "/api/v1/trading/execution/demo/market-open-orders/by-amount",
+      headers: u.headers,
+      payload: { InstrumentID: 1003, IsBuy: true, Leverage: 1, Amount: 100, StopLossRate: stop },
+    });
+    expect(res.statusCode).toBe(200);
+    const positionId = res.json().orderForOpen.positionID as number;
+    expect(h.deps.triggers.index.currentStop(positionId)).toBe(stop);
+    expect(other.triggers.index.currentStop(positionId)).toBeUndefined();
   });
 
   it("keep their own catalog entries, prices, counters and key stores", async () => {
