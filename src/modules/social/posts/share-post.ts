@@ -1,5 +1,5 @@
 import { isoNow } from "../../../core/clock.js";
-import { AppError, invalid } from "../../../core/errors.js";
+import { invalid } from "../../../core/errors.js";
 import { type Ctx, transact } from "../../context.js";
 import { actionablePost, actorRecord, requireWriter } from "../shared/access.js";
 import { assemblePosts } from "../shared/assemble.js";
