@@ -6,6 +6,14 @@ export interface AnswerCache {
   fill(key: string, compute: () => Promise<{ body: Buffer; deps: readonly string[] }>): Promise<Buffer>;
 }
 
+/**
+ * A route's reply narrowed to its 200 answer (`reply.code(200)`): what it may send is the Static
+ * type of the route's 200 schema, so a view of any other shape does not compile.
+ */
+export interface OkReply<View> {
+  send(payload: View): unknown;
+}
+
 const JSON_TYPE = "application/json; charset=utf-8";
 
 /**
@@ -14,13 +22,15 @@ const JSON_TYPE = "application/json; charset=utf-8";
  * sent at once, with no promise; a miss (or an error, through the error handler) later. The
  * route's handler returns nothing: the reply is sent here.
  */
-export function sendCached<T>(
-  reply: FastifyReply,
+export function sendCached<View>(
+  ok: OkReply<View>,
   cache: AnswerCache,
   key: string,
-  /** The answer's view and what it was made of. */
-  compute: () => Promise<{ view: T; deps: readonly string[] }>,
+  /** The answer's view (of the route's 200 schema) and what it was made of. */
+  compute: () => Promise<{ view: NoInfer<View>; deps: readonly string[] }>,
 ): void {
+  // The bytes are the 200 schema's serialization of a View: sent as they are.
+  const reply = ok as unknown as FastifyReply;
   const hit = cache.peek(key);
   if (hit) {
     reply.type(JSON_TYPE).send(hit);
@@ -35,4 +45,12 @@ export function sendCached<T>(
       (body) => reply.type(JSON_TYPE).send(body),
       (error: unknown) => reply.send(error),
     );
+}
+
+/**
+ * Hands an error met before `sendCached` could run (a key still being worked out) to the route's
+ * error handler: a typed reply's `send` takes its schemas' bodies only.
+ */
+export function sendFailure(reply: unknown, error: unknown): void {
+  (reply as FastifyReply).send(error);
 }

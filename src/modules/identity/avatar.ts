@@ -1,3 +1,5 @@
+import type { AvatarView } from "./identity.schemas.js";
+
 /**
  * User avatars: every user has one, drawn as an SVG of their initials on a colour derived from
  * their gcid, so addresses are deterministic and need no upload or storage
@@ -6,13 +8,6 @@
 export const AVATAR_SIZES = { small: 35, medium: 50, large: 150 } as const;
 
 const PALETTE = ["#1E88E5", "#43A047", "#E53935", "#8E24AA", "#FB8C00", "#00897B", "#3949AB", "#6D4C41"];
-
-export interface AvatarView {
-  small: string;
-  medium: string;
-  large: string;
-  svg: { url: string; backgroundColor: string; textColor: string };
-}
 
 export const avatarColorOf = (gcid: number) => PALETTE[Math.abs(gcid) % PALETTE.length]!;
 

@@ -3,7 +3,8 @@ import { AppError } from "../../core/errors.js";
 import { type AcceptedScopes, ANY_AUTHENTICATED } from "../../core/scopes.js";
 import type { Ctx } from "../context.js";
 import { identityRepository } from "./identity.repository.js";
-import { type MeView, toMe } from "./identity.view.js";
+import type { MeView } from "./identity.schemas.js";
+import { toMe } from "./identity.view.js";
 
 /** Who am I: open to every authenticated caller, whatever its scopes (it reports them). */
 export const GET_ME_SCOPES: AcceptedScopes = ANY_AUTHENTICATED;

@@ -1,5 +1,6 @@
 import { withPrefix } from "../../core/scopes.js";
 import type { UserRow } from "./identity.repository.js";
+import type { MeView } from "./identity.schemas.js";
 
 /** Account numbers derived from the gcid; documented in docs/decisions/0004-user-identifiers.md. */
 export const realCidOf = (gcid: number) => 10_000_000 + gcid;
@@ -22,22 +23,6 @@ export const toUserSummary = (u: UserRow): UserSummary => ({
   lastName: u.lastName,
   createdAt: u.createdAt,
 });
-
-export interface MeView {
-  gcid: number;
-  realCid: number;
-  demoCid: number;
-  username: string;
-  firstName: string | null;
-  middleName: string | null;
-  lastName: string | null;
-  playerLevel: number;
-  gender: number;
-  language: number;
-  dateOfBirth: string;
-  lei: string | null;
-  scopes: string[];
-}
 
 export const toMe = (u: UserRow, scopes: readonly string[], prefix: string): MeView => ({
   gcid: u.gcid,

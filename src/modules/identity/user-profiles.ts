@@ -1,23 +1,10 @@
 import { isUuid } from "../../core/ids.js";
 import type { Deps } from "../context.js";
-import { AVATAR_SIZES, type AvatarView, avatarColorOf, avatarOf, initialsOf, renderAvatarSvg } from "./avatar.js";
+import { AVATAR_SIZES, avatarColorOf, avatarOf, initialsOf, renderAvatarSvg } from "./avatar.js";
 import { identityRepository, type UserRow } from "./identity.repository.js";
+import type { UserProfile } from "./identity.schemas.js";
 
-/** The spec's "User profile" resource (owner, mentioned user, reaction owner). */
-export interface UserProfile {
-  /** The gcid as text, as upstream's User.id. */
-  id: string;
-  username: string;
-  firstName: string;
-  lastName: string;
-  avatar: AvatarView;
-  roles: string[];
-  /** Per requester: whether this user blocks the requester. Callers that know the requester set it. */
-  isBlocked: boolean;
-  isPrivate: boolean;
-  countryCode: number;
-  piLevel: number;
-}
+export type { UserProfile };
 
 /** A profile plus the internal identifiers other modules join on. */
 export interface UserRecord {

@@ -1,29 +1,13 @@
+import type { Static } from "typebox";
 import type { NotificationRow, ReadStatus } from "./notifications.repository.js";
+import type {
+  NotificationMessage as NotificationMessageSchema,
+  NotificationResult as NotificationResultSchema,
+} from "./notifications.schemas.js";
 
-export interface NotificationMessage {
-  messageId: string;
-  correlationId: string;
-  actionLink: string;
-  imageTitle: string;
-  imageUrl: string;
-  notificationType: string;
-  version: string;
-  aggregatable: boolean;
-  grouped: boolean;
-  aggregationId: string;
-  message: string;
-  readStatus: ReadStatus;
-  publishDate: string;
-  subCategory: string;
-  category: string;
-  rtlLanguage: boolean;
-  section: string;
-}
-
-export interface NotificationResult {
-  messages: NotificationMessage[];
-  meta: { notSeen: number };
-}
+/** The wire shapes are the Static types of notifications.schemas.ts (written once, there). */
+export type NotificationMessage = Static<typeof NotificationMessageSchema>;
+export type NotificationResult = Static<typeof NotificationResultSchema>;
 
 export const toMessage = (row: NotificationRow): NotificationMessage => ({
   messageId: row.id,

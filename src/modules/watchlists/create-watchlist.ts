@@ -1,3 +1,4 @@
+import type { Static } from "typebox";
 import { requireUser } from "../../core/access.js";
 import { isoNow } from "../../core/clock.js";
 import { invalid } from "../../core/errors.js";
@@ -8,17 +9,13 @@ import { BUILTINS, ensureBuiltinWatchlists } from "./ensure-builtin-watchlists.j
 import { presentWatchlists } from "./present-watchlists.js";
 import { type WatchlistRow, watchlistsRepository } from "./watchlists.repository.js";
 import { validName, WATCHLIST_WRITE_SCOPES } from "./watchlists.rules.js";
+import type { CreateQuery } from "./watchlists.schemas.js";
 import { container, DEFAULT_PAGE, type WatchlistsContainer } from "./watchlists.view.js";
 
-export interface CreateWatchlistInput {
-  name: string;
-  type: "Static" | "Dynamic";
-  dynamicQuery?: string | undefined;
-  /** Extension: publish it at once. */
-  isPublic?: boolean | undefined;
+export type CreateWatchlistInput = Static<typeof CreateQuery> & {
   /** newasdefault-watchlist: also make it the user's selected default. */
   asDefault?: boolean;
-}
+};
 
 /** Creates a Static or Dynamic watchlist at the end of the caller's list. */
 export async function createWatchlist(ctx: Ctx, input: CreateWatchlistInput): Promise<WatchlistsContainer> {

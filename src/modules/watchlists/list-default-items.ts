@@ -1,15 +1,14 @@
+import type { Static } from "typebox";
 import { requireUser } from "../../core/access.js";
 import type { Ctx } from "../context.js";
 import { ensureBuiltinWatchlists } from "./ensure-builtin-watchlists.js";
 import { allItemRows, presentItems } from "./present-watchlists.js";
 import { keyOf, type WatchlistItemRow, watchlistsRepository } from "./watchlists.repository.js";
 import { WATCHLIST_READ_SCOPES } from "./watchlists.rules.js";
+import type { DefaultItemsQuery } from "./watchlists.schemas.js";
 import type { WatchlistItemView } from "./watchlists.view.js";
 
-export interface DefaultItemsInput {
-  itemsLimit?: number | undefined;
-  itemsPerPage: number;
-}
+export type DefaultItemsInput = Static<typeof DefaultItemsQuery>;
 
 /**
  * Items of the caller's default watchlists: the builtin ones (Default, RecentlyInvested) and

@@ -1,16 +1,14 @@
+import type { Static } from "typebox";
 import { requireUser } from "../../core/access.js";
 import type { Ctx } from "../context.js";
 import { ensureBuiltinWatchlists } from "./ensure-builtin-watchlists.js";
 import { presentWatchlists } from "./present-watchlists.js";
 import { watchlistsRepository } from "./watchlists.repository.js";
 import { WATCHLIST_READ_SCOPES } from "./watchlists.rules.js";
+import type { ListQuery } from "./watchlists.schemas.js";
 import { container, type WatchlistsContainer } from "./watchlists.view.js";
 
-export interface ListWatchlistsInput {
-  itemsPerPageForSingle: number;
-  ensureBuiltinWatchlists: boolean;
-  addRelatedAssets: boolean;
-}
+export type ListWatchlistsInput = Static<typeof ListQuery>;
 
 /** The caller's watchlists in display order, each with its first page of items. */
 export async function listWatchlists(ctx: Ctx, input: ListWatchlistsInput): Promise<WatchlistsContainer> {

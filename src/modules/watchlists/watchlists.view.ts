@@ -1,6 +1,8 @@
+import type { Static } from "typebox";
 import type { WatchlistLimits } from "../../config.js";
 import type { Instrument } from "../market/find-instruments.js";
 import type { WatchlistItemRow, WatchlistRow } from "./watchlists.repository.js";
+import type { ItemMarket, PageQuery, Watchlist, WatchlistItem, WatchlistsResponse } from "./watchlists.schemas.js";
 
 /** Wire shapes (upstream's names: `Gcid` with a capital G, `watchlistId`, `itemId`...). */
 export const WATCHLIST_TYPES = ["Static", "Dynamic", "RecentlyInvested", "Default"] as const;
@@ -8,62 +10,13 @@ export type WatchlistType = (typeof WATCHLIST_TYPES)[number];
 export const ITEM_TYPES = ["Instrument", "Person"] as const;
 export type ItemType = (typeof ITEM_TYPES)[number];
 
-export interface ItemMarketView {
-  id: string;
-  symbolName: string;
-  displayName: string;
-  assetTypeId: number;
-  assetTypeSubCategoryId: number | null;
-  exchangeId: number;
-  hasExpirationDate: boolean;
-  avatar: { small: string; medium: string; large: string };
-}
-
-export interface WatchlistItemView {
-  itemId: number;
-  itemType: string;
-  itemRank: number;
-  itemAddedReason: string;
-  itemAddedDate: string;
-  market?: ItemMarketView;
-}
-
-export interface WatchlistView {
-  watchlistId: string;
-  name: string;
-  Gcid: number;
-  watchlistType: WatchlistType;
-  totalItems: number;
-  isDefault: boolean;
-  isUserSelectedDefault: boolean;
-  watchlistRank: number;
-  dynamicUrl: string | null;
-  items: WatchlistItemView[];
-  relatedAssets: number[] | null;
-  /** Extension: whether other users can read it through the public operations. */
-  isPublic: boolean;
-}
-
-export interface WatchlistsException {
-  invalidItems: string[];
-  reason: string;
-  message: string;
-}
-
-export interface WatchlistsMeta {
-  pageNumber: number;
-  itemsPerPage: number;
-  maxItemsInWatchlistLimit: number;
-  maxWatchlistsLimit: number;
-}
-
-export interface WatchlistsContainer {
-  status: number;
-  watchlists: WatchlistView[];
-  exception?: WatchlistsException;
-  meta: WatchlistsMeta;
-  isSucceeded: boolean;
-}
+/** Wire shapes and paging are the Static types of watchlists.schemas.ts (written once, there). */
+export type ItemMarketView = Static<typeof ItemMarket>;
+export type WatchlistItemView = Static<typeof WatchlistItem>;
+export type WatchlistView = Static<typeof Watchlist>;
+export type WatchlistsContainer = Static<typeof WatchlistsResponse>;
+export type WatchlistsException = NonNullable<WatchlistsContainer["exception"]>;
+export type WatchlistsMeta = WatchlistsContainer["meta"];
 
 /** The instrument's market metadata as upstream puts it on a watchlist item. */
 export const toItemMarket = (i: Instrument): ItemMarketView => ({
@@ -111,10 +64,7 @@ export function toWatchlist(
   };
 }
 
-export interface Page {
-  pageNumber: number;
-  itemsPerPage: number;
-}
+export type Page = Static<typeof PageQuery>;
 
 export const DEFAULT_PAGE: Page = { pageNumber: 0, itemsPerPage: 100 };
 

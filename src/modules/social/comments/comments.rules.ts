@@ -1,17 +1,15 @@
+import type { Static } from "typebox";
 import { AppError } from "../../../core/errors.js";
 import type { Ctx } from "../../context.js";
 import { assembleComments } from "../shared/assemble.js";
-import type { AttachmentInput } from "../shared/content.js";
 import { socialRepository } from "../shared/social.repository.js";
 import type { CommentRow } from "../shared/social.rows.js";
+import type { CommentBody } from "../shared/social.schemas.js";
 import type { CommentItemView } from "../shared/social.view.js";
 
 /* What every comment operation shares: its target, its input, the comment it acts on, the item it answers. */
 
-export interface CommentInput {
-  message: string;
-  attachments?: AttachmentInput[] | undefined;
-}
+export type CommentInput = Static<typeof CommentBody>;
 
 /** A comment on a post (`parentId` null) or a reply to a comment of that post. */
 export interface CommentTarget {

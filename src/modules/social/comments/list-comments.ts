@@ -1,22 +1,18 @@
+import type { Static } from "typebox";
 import { AppError, invalid } from "../../../core/errors.js";
 import type { Ctx } from "../../context.js";
 import { requesterOf } from "../shared/access.js";
 import { assembleComments } from "../shared/assemble.js";
 import { socialRepository } from "../shared/social.repository.js";
-import type { CommentItemView } from "../shared/social.view.js";
+import type { CommentsResponse, ListQuery } from "../shared/social.schemas.js";
 import { type CommentTarget, liveComment, REACTIONS_IN_COMMENTS } from "./comments.rules.js";
-
-export interface CommentsPage {
-  reactionPaging: { totalCount: number; offsetEntityId: string; next: string };
-  comments: CommentItemView[];
-}
 
 /** Comments of a post, or replies of a comment: cursor paging on the last item's id. */
 export async function listComments(
   ctx: Ctx,
   target: CommentTarget,
-  q: { take: number; offsetEntityId?: string | undefined; order: "Asc" | "Desc" | "asc" | "desc" },
-): Promise<CommentsPage> {
+  q: Pick<Static<typeof ListQuery>, "take" | "offsetEntityId" | "order">,
+): Promise<Static<typeof CommentsResponse>> {
   const requesterId = requesterOf(ctx.actor);
   const repo = socialRepository(ctx.db.kysely);
   const post = await repo.findPost(target.postId);

@@ -1,7 +1,6 @@
-import type { TSchema } from "typebox";
 import { api } from "../../../http/access.js";
 import type { App } from "../../../http/app-type.js";
-import { sendCached } from "../../../http/cached-reply.js";
+import { sendCached, sendFailure } from "../../../http/cached-reply.js";
 import { type Deps, withActor } from "../../context.js";
 import { READ_SCOPES } from "../shared/access.js";
 import { E404 } from "../shared/errors.schemas.js";
@@ -105,10 +104,7 @@ function feedRoute(app: App, deps: Deps, cache: SocialReadCache, url: string, f:
         description: f.pinned ? "Only `badgesExperimentIsEnabled`; no paging." : PAGING_NOTE,
         ...(f.params ? { params: f.params } : {}),
         querystring: f.pinned ? PinnedQuery : f.alias ? FeedQueryWithRequester : FeedQuery,
-        response: { 200: f.alt ? FeedPageAlt : FeedPage, 404: E404("No such instrument or user") } as Record<
-          number,
-          TSchema
-        >,
+        response: { 200: f.alt ? FeedPageAlt : FeedPage, 404: E404("No such instrument or user") },
       },
       deps.config.scopePrefix,
     ),
@@ -141,10 +137,10 @@ function feedRoute(app: App, deps: Deps, cache: SocialReadCache, url: string, f:
           query.badgesExperimentIsEnabled,
           variant.key,
         ].join("\u0000");
-        sendCached(reply, cache, key, () => readFeed(ctx, feed, query, variant));
+        sendCached(reply.code(200), cache, key, () => readFeed(ctx, feed, query, variant));
       };
       const variant = feedVariant(ctx, feed);
-      if (variant instanceof Promise) variant.then(send).catch((error: unknown) => reply.send(error));
+      if (variant instanceof Promise) variant.then(send).catch((error: unknown) => sendFailure(reply, error));
       else send(variant);
     },
   });

@@ -7,7 +7,7 @@ import { assembleDiscussions } from "../shared/assemble.js";
 import { type Answer, type DependencyKey, dependenciesOf, LISTINGS, userKey } from "../shared/read-cache.js";
 import { socialRepository } from "../shared/social.repository.js";
 import type { FeedSource } from "../shared/social.rows.js";
-import { type AttachmentForm, FEED_VERSION, type FeedPageView, type ReasonView } from "../shared/social.view.js";
+import { type AttachmentForm, type FeedPageView, type ReasonView, toFeedPage } from "../shared/social.view.js";
 
 export interface FeedQuery {
   take: number;
@@ -141,13 +141,8 @@ export async function readFeed(
           query.badgesExperimentIsEnabled ? "&badgesExperimentIsEnabled=true" : ""
         }`
       : "";
-  const stream = STREAM[request.feed];
   return {
-    view: {
-      discussions,
-      paging: { next, offSet: offset, take, version: FEED_VERSION },
-      metadata: { experimentName: "", streamType: stream, designatedStreamType: stream },
-    },
+    view: toFeedPage(discussions, { next, offSet: offset, take }, STREAM[request.feed]),
     deps: [...deps, ...dependenciesOf(page, me)],
   };
 }

@@ -1,18 +1,15 @@
+import type { Static } from "typebox";
 import { isoNow } from "../../../core/clock.js";
 import { type Ctx, transact } from "../../context.js";
 import { requireWriter } from "../shared/access.js";
 import { assemblePosts } from "../shared/assemble.js";
 import { socialChanged } from "../shared/changes.js";
-import { type AttachmentInput, checkAttachments, checkText, newEntry, Problems } from "../shared/content.js";
+import { checkAttachments, checkText, newEntry, Problems } from "../shared/content.js";
 import { socialRepository } from "../shared/social.repository.js";
-import { MESSAGE_MAX } from "../shared/social.schemas.js";
+import { type CreatePollBody, MESSAGE_MAX } from "../shared/social.schemas.js";
 import type { PostView } from "../shared/social.view.js";
 
-export interface CreatePollInput {
-  message: string;
-  poll: { title: string; options: { text: string; index: number }[] };
-  attachments?: AttachmentInput[] | undefined;
-}
+export type CreatePollInput = Static<typeof CreatePollBody>;
 
 /**
  * A poll post. Title and options are immutable afterwards: no operation changes them. The schema

@@ -1,36 +1,29 @@
+import type { Static } from "typebox";
 import { isoNow } from "../../../core/clock.js";
 import { AppError } from "../../../core/errors.js";
 import { type Ctx, transact } from "../../context.js";
 import { actorRecord, requireWriter } from "../shared/access.js";
 import { assemblePosts } from "../shared/assemble.js";
 import { socialChanged } from "../shared/changes.js";
-import {
-  type AttachmentInput,
-  checkAttachments,
-  checkText,
-  type MentionInput,
-  newEntry,
-  Problems,
-  resolveMentions,
-  resolveTags,
-} from "../shared/content.js";
+import { checkAttachments, checkText, newEntry, Problems, resolveMentions, resolveTags } from "../shared/content.js";
 import { socialRepository } from "../shared/social.repository.js";
-import { MESSAGE_MAX } from "../shared/social.schemas.js";
-import type { AttachmentForm, PostView } from "../shared/social.view.js";
+import { type CreateDiscussionBody, MESSAGE_MAX } from "../shared/social.schemas.js";
+import type { AttachmentForm, PostOf } from "../shared/social.view.js";
 
-export interface CreatePostInput {
-  /** The caller's gcid when sent; any other value is refused. */
-  owner?: number | undefined;
-  message: string;
-  /** Instrument tags (the wire nests them: `tags.tags`). */
-  tags?: { id: string; name?: string | undefined }[] | undefined;
-  /** Mentioned users (the wire nests them: `mentions.mentions`). */
-  mentions?: MentionInput[] | undefined;
-  attachments?: AttachmentInput[] | undefined;
-}
+type CreateDiscussion = Static<typeof CreateDiscussionBody>;
+
+/** The body, with tags and mentions as plain lists (the wire nests them: `tags.tags`, `mentions.mentions`). */
+export type CreatePostInput = Omit<CreateDiscussion, "tags" | "mentions"> & {
+  tags?: NonNullable<CreateDiscussion["tags"]>["tags"] | undefined;
+  mentions?: NonNullable<CreateDiscussion["mentions"]>["mentions"] | undefined;
+};
 
 /** A discussion post with tags on instruments, mentions of users and attachments. */
-export async function createPost(ctx: Ctx, input: CreatePostInput, form: AttachmentForm): Promise<PostView> {
+export async function createPost<F extends AttachmentForm>(
+  ctx: Ctx,
+  input: CreatePostInput,
+  form: F,
+): Promise<PostOf<F>> {
   const actor = requireWriter(ctx.actor);
   if (input.owner !== undefined && input.owner !== actor.gcid) {
     throw new AppError("Forbidden", "A post can only be created as the authenticated user", [

@@ -1,15 +1,15 @@
+import type { Static } from "typebox";
 import { AppError } from "../../../core/errors.js";
 import type { Ctx } from "../../context.js";
 import { requesterOf } from "../shared/access.js";
 import { assembleDiscussions } from "../shared/assemble.js";
 import { type Answer, dependenciesOf } from "../shared/read-cache.js";
 import { socialRepository } from "../shared/social.repository.js";
+import type { PostQuery } from "../shared/social.schemas.js";
 import type { DiscussionView } from "../shared/social.view.js";
 
-export interface GetPostQuery {
-  /** Inline comments (>= 0). */
-  take: number;
-}
+/** Inline comments (>= 0). */
+export type GetPostQuery = Pick<Static<typeof PostQuery>, "take">;
 
 /** Inline reactions of the single-post view (the operation has no parameter for it). */
 export const POST_REACTIONS_TAKE = 10;

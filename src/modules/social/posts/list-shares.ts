@@ -1,24 +1,17 @@
+import type { Static } from "typebox";
 import { AppError } from "../../../core/errors.js";
 import type { Ctx } from "../../context.js";
 import { getUserProfiles } from "../../identity/user-profiles.js";
 import { requireReader } from "../shared/access.js";
 import { socialRepository } from "../shared/social.repository.js";
-
-export interface SharesPage {
-  paging: { totalCount: number; offsetEntityId: string; next: string };
-  postShares: {
-    shareReactionId: string;
-    createdAt: string;
-    owner: import("../../identity/user-profiles.js").UserProfile;
-  }[];
-}
+import type { ListQuery, SharesResponse } from "../shared/social.schemas.js";
 
 /** Who shared a post, newest first by default; cursor paging on the last share's id. */
 export async function listShares(
   ctx: Ctx,
   postId: string,
-  q: { take: number; offsetEntityId?: string | undefined; order: "Asc" | "Desc" | "asc" | "desc" },
-): Promise<SharesPage> {
+  q: Pick<Static<typeof ListQuery>, "take" | "offsetEntityId" | "order">,
+): Promise<Static<typeof SharesResponse>> {
   const actor = requireReader(ctx.actor);
   const repo = socialRepository(ctx.db.kysely);
   const post = await repo.findPost(postId);

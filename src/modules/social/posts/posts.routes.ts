@@ -94,7 +94,7 @@ export function registerPostRoutes(app: App, deps: Deps, cache: SocialReadCache)
       // The route's hooks have checked the caller and its scopes: the key needs only who it is.
       const caller = request.actor.kind === "user" ? request.actor.userId : "";
       const key = `post\u0000${caller}\u0000${postId}\u0000${take}`;
-      sendCached(reply, cache, key, () => getPost(withActor(deps, request.actor), postId, { take }));
+      sendCached(reply.code(200), cache, key, () => getPost(withActor(deps, request.actor), postId, { take }));
     },
   });
 

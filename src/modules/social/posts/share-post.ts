@@ -1,20 +1,16 @@
+import type { Static } from "typebox";
 import { isoNow } from "../../../core/clock.js";
 import { invalid } from "../../../core/errors.js";
 import { type Ctx, transact } from "../../context.js";
 import { actionablePost, actorRecord, requireWriter } from "../shared/access.js";
 import { assemblePosts } from "../shared/assemble.js";
 import { socialChanged } from "../shared/changes.js";
-import { type AttachmentInput, checkAttachments, checkText, newEntry, Problems } from "../shared/content.js";
+import { checkAttachments, checkText, newEntry, Problems } from "../shared/content.js";
 import { socialRepository } from "../shared/social.repository.js";
-import { MESSAGE_MAX } from "../shared/social.schemas.js";
+import { MESSAGE_MAX, type ShareBody } from "../shared/social.schemas.js";
 import type { PostView } from "../shared/social.view.js";
 
-export interface ShareInput {
-  message: string;
-  sharedOriginDiscussion: string;
-  sharedDiscussionId?: string | undefined;
-  attachments?: AttachmentInput[] | undefined;
-}
+export type ShareInput = Static<typeof ShareBody>;
 
 /**
  * A share is a post of type Share. Its metadata is flat (two levels): `sharedPost` is what was

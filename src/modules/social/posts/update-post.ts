@@ -1,20 +1,17 @@
+import type { Static } from "typebox";
 import { isoNow } from "../../../core/clock.js";
 import { type Ctx, transact } from "../../context.js";
 import { requireWriter } from "../shared/access.js";
 import { assemblePosts } from "../shared/assemble.js";
 import { socialChanged } from "../shared/changes.js";
-import { type AttachmentInput, checkedEdit } from "../shared/content.js";
+import { checkedEdit } from "../shared/content.js";
 import { socialRepository } from "../shared/social.repository.js";
-import { MESSAGE_MAX } from "../shared/social.schemas.js";
+import { MESSAGE_MAX, type UpdatePostBody } from "../shared/social.schemas.js";
 import type { PostView } from "../shared/social.view.js";
 import { ownPost } from "./posts.rules.js";
 
 /** Edits text and attachments; tags, mentions and a poll stay as created. */
-export async function updatePost(
-  ctx: Ctx,
-  postId: string,
-  input: { message: string; attachments?: AttachmentInput[] | undefined },
-): Promise<PostView> {
+export async function updatePost(ctx: Ctx, postId: string, input: Static<typeof UpdatePostBody>): Promise<PostView> {
   const actor = requireWriter(ctx.actor);
   await ownPost(ctx, postId, actor.userId);
   const now = isoNow(ctx.clock);

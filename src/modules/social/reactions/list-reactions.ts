@@ -1,9 +1,11 @@
+import type { Static } from "typebox";
 import { AppError } from "../../../core/errors.js";
 import type { Ctx } from "../../context.js";
 import { getUserProfiles } from "../../identity/user-profiles.js";
 import { requesterOf } from "../shared/access.js";
 import { socialRepository } from "../shared/social.repository.js";
-import { type ReactionsView, toReactions } from "../shared/social.view.js";
+import type { EmotionsQuery, EmotionsResponse } from "../shared/social.schemas.js";
+import { toReactions } from "../shared/social.view.js";
 
 /**
  * Reactions (likes) of a post or comment, page by page: the target of the `next` links in
@@ -12,8 +14,8 @@ import { type ReactionsView, toReactions } from "../shared/social.view.js";
 export async function listReactions(
   ctx: Ctx,
   entityId: string,
-  q: { offset: number; take: number },
-): Promise<ReactionsView["like"]> {
+  q: Static<typeof EmotionsQuery>,
+): Promise<Static<typeof EmotionsResponse>> {
   const requesterId = requesterOf(ctx.actor);
   const repo = socialRepository(ctx.db.kysely);
   const comment = await repo.findComment(entityId);

@@ -8,8 +8,9 @@ import {
   type AttachmentForm,
   type Bundle,
   type CommentItemView,
+  type DiscussionsOf,
   type DiscussionView,
-  type PostView,
+  type PostOf,
   type ReasonView,
   toCommentItem,
   toPostView,
@@ -192,19 +193,19 @@ function commentItems(
 }
 
 /** Posts alone (create, edit, share responses). */
-export async function assemblePosts(
+export async function assemblePosts<F extends AttachmentForm>(
   deps: Deps,
   rows: readonly PostRow[],
   requesterId: string | null,
-  form: AttachmentForm,
-): Promise<PostView[]> {
+  form: F,
+): Promise<PostOf<F>[]> {
   const repo = socialRepository(deps.db.kysely);
   const shared = await sharedRowsOf(repo, rows);
   const rel = await loadRelations(deps, repo, rows, shared, [], requesterId, [], 0);
   return rows.map((r) => toPostView(r, rel.bundle, form));
 }
 
-export interface DiscussionOptions {
+export interface DiscussionOptions<F extends AttachmentForm> {
   requesterId: string | null;
   /** Inline comments per post (0 = none). */
   commentsTake: number;
@@ -212,7 +213,7 @@ export interface DiscussionOptions {
   withReplies?: boolean;
   /** Inline reactions per post and per comment. */
   reactionsTake: number;
-  form: AttachmentForm;
+  form: F;
   reasons?: Map<string, ReasonView | null>;
 }
 
@@ -247,12 +248,12 @@ const NO_STATS: PostStats = {
 };
 
 /** Discussions (feeds and the single post), each with counts, previews and the requester's context. */
-export async function assembleDiscussions(
+export async function assembleDiscussions<F extends AttachmentForm>(
   deps: Deps,
   rows: readonly PostRow[],
-  o: DiscussionOptions,
-): Promise<DiscussionView[]> {
-  if (rows.length === 0) return [];
+  o: DiscussionOptions<F>,
+): Promise<DiscussionsOf<F>> {
+  if (rows.length === 0) return [] as DiscussionsOf<F>;
   const repo = socialRepository(deps.db.kysely);
   const ids = rows.map((r) => r.id);
   const me = o.requesterId;
@@ -284,9 +285,10 @@ export async function assembleDiscussions(
     else itemsByPost.set(c.postId, [items[i]!]);
   }
 
-  return rows.map((r) => {
+  const discussions = rows.map((r) => {
     const s = stats.get(r.id) ?? NO_STATS;
-    const discussion: DiscussionView = {
+    // The two forms' discussions differ in their post alone.
+    const discussion: Omit<DiscussionView, "post"> & { post: PostOf<F> } = {
       id: r.id,
       post: toPostView(r, b, o.form),
       commentsData: { reactionPaging: { totalCount: s.commentsTop }, comments: itemsByPost.get(r.id) ?? [] },
@@ -315,4 +317,5 @@ export async function assembleDiscussions(
     if (o.reasons) discussion.reason = o.reasons.get(r.id) ?? null;
     return discussion;
   });
+  return discussions as DiscussionsOf<F>;
 }

@@ -1,19 +1,14 @@
+import type { Static } from "typebox";
 import { type Problem, validationFailed } from "../../../core/errors.js";
 import { newId } from "../../../core/ids.js";
 import type { Deps } from "../../context.js";
 import { resolveUserRefs, type UserRecord } from "../../identity/user-profiles.js";
 import { findInstruments } from "../../market/find-instruments.js";
+import type { AttachmentIn, CommentBody, CreateDiscussionBody, UpdatePostBody } from "./social.schemas.js";
 import type { AttachmentView } from "./social.view.js";
 
 /** What clients send as an attachment (request form); every field but url is optional. */
-export interface AttachmentInput {
-  url: string;
-  title?: string | undefined;
-  host?: string | undefined;
-  description?: string | undefined;
-  mediaType?: "None" | "Link" | "Image" | undefined;
-  media?: { image?: { width: number; height: number; url: string } | undefined } | undefined;
-}
+export type AttachmentInput = Static<typeof AttachmentIn>;
 
 /**
  * Collects every problem of a request, so that one 422 names them all. Fields are domain paths
@@ -115,7 +110,7 @@ export function newEntry(ownerId: string, text: string, attachments: readonly At
  * it changes, or a 422 naming each bad field.
  */
 export function checkedEdit(
-  input: { message: string; attachments?: AttachmentInput[] | undefined },
+  input: Static<typeof UpdatePostBody> | Static<typeof CommentBody>,
   maxLength: number,
   now: string,
 ) {
@@ -156,11 +151,7 @@ export async function resolveTags(
   return out;
 }
 
-export interface MentionInput {
-  userName?: string | undefined;
-  id?: string | undefined;
-  isDirect?: boolean | undefined;
-}
+export type MentionInput = NonNullable<Static<typeof CreateDiscussionBody>["mentions"]>["mentions"][number];
 
 /** Mentions name a user by id (gcid or uuid) or, when no id is given, by userName. */
 export async function resolveMentions(

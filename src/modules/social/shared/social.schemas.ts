@@ -1,33 +1,11 @@
-import { type TSchema, Type } from "typebox";
+import { type TProperties, type TSchema, Type } from "typebox";
 import { Int32, Int32Id } from "../../../http/schemas.js";
+import { UserProfile } from "../../identity/identity.schemas.js";
 import { Market } from "../../market/market.schemas.js";
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 // ---------------------------------------------------------------- shared resources
-
-export const Avatar = Type.Object({
-  small: Type.String({ description: "35x35 image URL" }),
-  medium: Type.String({ description: "50x50 image URL" }),
-  large: Type.String({ description: "150x150 image URL" }),
-  svg: Type.Object({ url: Type.String(), backgroundColor: Type.String(), textColor: Type.String() }),
-});
-
-export const UserProfile = Type.Object(
-  {
-    id: Type.String({ description: "The user's gcid, as text" }),
-    username: Type.String(),
-    firstName: Type.String(),
-    lastName: Type.String(),
-    avatar: Avatar,
-    roles: Type.Array(Type.String(), { description: "`Regular` for every user of this service" }),
-    isBlocked: Type.Boolean({ description: "This user blocks the requester" }),
-    isPrivate: Type.Boolean(),
-    countryCode: Type.Integer({ description: "ISO 3166 numeric country code" }),
-    piLevel: Type.Integer(),
-  },
-  { description: "User profile" },
-);
 
 const MediaImage = Type.Object({ width: Type.Integer(), height: Type.Integer(), url: Type.String() });
 
@@ -90,9 +68,16 @@ const Message = Type.Object({ text: Type.String(), languageCode: Type.String() }
 const TagEntry = Type.Object({ market: Market });
 const MentionEntry = Type.Object({ user: UserProfile, isDirect: Type.Boolean() });
 const EditStatus = Type.Union([Type.Literal("None"), Type.Literal("Edited"), Type.Literal("Moderated")]);
-const PostType = Type.Union(
-  ["Default", "Share", "MarketEvent", "Trade", "Order", "Copy", "Poll", "Article"].map((t) => Type.Literal(t)),
-);
+const PostType = Type.Union([
+  Type.Literal("Default"),
+  Type.Literal("Share"),
+  Type.Literal("MarketEvent"),
+  Type.Literal("Trade"),
+  Type.Literal("Order"),
+  Type.Literal("Copy"),
+  Type.Literal("Poll"),
+  Type.Literal("Article"),
+]);
 
 export const PollMetadata = Type.Object({
   id: Type.Integer(),
@@ -109,15 +94,13 @@ export const PollMetadata = Type.Object({
   ),
 });
 
-/** A Post in one of its two forms; shared posts nest one level deep (their own `share` is omitted). */
-function postSchema(alt: boolean, nested: boolean): TSchema {
-  const share: Record<string, TSchema> = nested
-    ? {}
-    : {
-        share: Type.Optional(
-          Type.Object({ sharedPost: postSchema(alt, true), sharedOriginPost: postSchema(alt, true) }),
-        ),
-      };
+/** A Post's properties in one attachment form, with `share` only on the outer post (see below). */
+function postSchema<A extends TSchema, T extends TSchema, S extends TProperties>(
+  attachment: A,
+  type: T,
+  share: S,
+  description: string,
+) {
   return Type.Object(
     {
       id: Type.String({ format: "uuid" }),
@@ -126,21 +109,32 @@ function postSchema(alt: boolean, nested: boolean): TSchema {
       message: Message,
       created: Type.String({ format: "date-time" }),
       updated: Type.String({ format: "date-time" }),
-      type: alt ? Type.String({ description: "Default, Share or Poll" }) : PostType,
+      type,
       isDeleted: Type.Boolean(),
       isSpam: Type.Boolean(),
       editStatus: EditStatus,
-      attachments: Type.Array(alt ? AttachmentAlt : Attachment),
+      attachments: Type.Array(attachment),
       tags: Type.Array(TagEntry),
       mentions: Type.Array(MentionEntry),
       metadata: Type.Object({ ...share, poll: Type.Optional(PollMetadata) }),
     },
-    { description: alt ? "Post (alternate attachment form)" : "Post" },
+    { description },
   );
 }
 
-export const Post = postSchema(false, false);
-export const PostAlt = postSchema(true, false);
+/** A Post in one of its two forms; shared posts nest one level deep (their own `share` is omitted). */
+function postForms<A extends TSchema, T extends TSchema>(attachment: A, type: T, description: string) {
+  const nested = postSchema(attachment, type, {}, description);
+  const share = Type.Optional(Type.Object({ sharedPost: nested, sharedOriginPost: nested }));
+  return postSchema(attachment, type, { share }, description);
+}
+
+export const Post = postForms(Attachment, PostType, "Post");
+export const PostAlt = postForms(
+  AttachmentAlt,
+  Type.String({ description: "Default, Share or Poll" }),
+  "Post (alternate attachment form)",
+);
 
 const EntityRef = Type.Object({
   id: Type.String(),
@@ -223,11 +217,11 @@ const Reason = Nullable(
   }),
 );
 
-function discussionSchema(alt: boolean) {
+function discussionSchema<P extends TSchema>(post: P) {
   return Type.Object(
     {
       id: Type.String({ format: "uuid" }),
-      post: alt ? PostAlt : Post,
+      post,
       commentsData: Type.Object({
         reactionPaging: Type.Object({ totalCount: Type.Integer({ description: "Comments (not replies)" }) }),
         comments: Type.Array(CommentItem, {
@@ -245,13 +239,13 @@ function discussionSchema(alt: boolean) {
   );
 }
 
-export const Discussion = discussionSchema(false);
-export const DiscussionAlt = discussionSchema(true);
+export const Discussion = discussionSchema(Post);
+export const DiscussionAlt = discussionSchema(PostAlt);
 
-function feedPage(alt: boolean) {
+function feedPage<D extends TSchema>(discussion: D) {
   return Type.Object(
     {
-      discussions: Type.Array(alt ? DiscussionAlt : Discussion),
+      discussions: Type.Array(discussion),
       paging: Type.Object({
         next: Type.String({ description: "Relative link to the next page; empty on the last page" }),
         offSet: Type.Integer(),
@@ -268,8 +262,8 @@ function feedPage(alt: boolean) {
   );
 }
 
-export const FeedPage = feedPage(false);
-export const FeedPageAlt = feedPage(true);
+export const FeedPage = feedPage(Discussion);
+export const FeedPageAlt = feedPage(DiscussionAlt);
 
 export const CommentsResponse = Type.Object({
   reactionPaging: Type.Object({

@@ -1,127 +1,49 @@
+import type { Static } from "typebox";
 import type { UserProfile, UserRecord } from "../../identity/user-profiles.js";
 import type { MarketView } from "../../market/market.view.js";
 import type { CommentRow, LikeRow, PollOptionRow, PollRow, PostRow } from "./social.rows.js";
+import type {
+  Attachment,
+  AttachmentAlt,
+  CommentItem,
+  Discussion,
+  DiscussionAlt,
+  Emotion,
+  FeedPage,
+  FeedPageAlt,
+  PollMetadata,
+  Post,
+  PostAlt,
+  Reactions,
+} from "./social.schemas.js";
 
-/** Attachment, request form: stored as sent (normalised), returned by most operations. */
-export type EditStatus = "None" | "Edited" | "Moderated";
+/*
+ * Wire shapes are the Static types of the schemas in social.schemas.ts: written once, there.
+ * Attachments come in two forms; the spec names the alternate one per operation.
+ */
 
-export interface AttachmentView {
-  url: string;
-  title: string;
-  host: string;
-  description: string;
-  mediaType: string;
-  media: { image?: { width: number; height: number; url: string } };
-}
-
-export interface AttachmentAltView {
-  type: string;
-  url: string;
-  thumbnailUrl: string;
-  host: string;
-  mediaType: string;
-  media: Record<string, unknown>;
-  metadata: { width: number; height: number; duration: number };
-}
-
-/** Which attachment form a response uses: the spec names the alternate one per operation. */
+export type AttachmentView = Static<typeof Attachment>;
+export type AttachmentAltView = Static<typeof AttachmentAlt>;
+/** Which attachment form a response uses. */
 export type AttachmentForm = "request" | "alt";
-
-export interface PollView {
-  id: number;
-  title: string;
-  gcid: number;
-  options: { id: number; index: number; text: string; isUserVoted: boolean; votesCount: number }[];
-}
-
-export interface PostView {
-  id: string;
-  owner: UserProfile;
-  obsoleteId: string;
-  message: { text: string; languageCode: string };
-  created: string;
-  updated: string;
-  type: string;
-  isDeleted: boolean;
-  isSpam: boolean;
-  editStatus: EditStatus;
-  attachments: (AttachmentView | AttachmentAltView)[];
-  tags: { market: MarketView }[];
-  mentions: { user: UserProfile; isDirect: boolean }[];
-  metadata: { share?: { sharedPost: PostView; sharedOriginPost: PostView }; poll?: PollView };
-}
-
-export interface EmotionView {
-  type: "Like";
-  id: string;
-  owner: UserProfile;
-  obsoleteId: string;
-  parent: { id: string; obsoleteId: string; type: string };
-  created: string;
-}
-
-export interface ReactionsView {
-  like: {
-    paging: { totalCount: number; offsetEntityId: string; next: string };
-    emotions: EmotionView[];
-  };
-}
-
-export interface CommentItemView {
-  entity: {
-    id: string;
-    owner: UserProfile;
-    obsoleteId: string;
-    created: string;
-    updated: string;
-    message: { text: string; languageCode: string };
-    attachments: AttachmentView[];
-    mentions: { user: UserProfile; isDirect: boolean }[];
-    tags: { market: MarketView }[];
-    isSpam: boolean;
-    editStatus: EditStatus;
-    parent: { id: string; obsoleteId: string; type: string };
-  };
-  repliesCount: number;
-  /** Top-level comments: a preview of their first replies (assemble.ts); replies: always empty. */
-  replies: CommentItemView[];
-  emotionsData: ReactionsView;
-  requesterContext: { isOwner: boolean; isLiking: boolean; isFlaggingAsSpam: boolean };
-}
-
-export interface RequesterContextView {
-  isOwner: boolean;
-  isFlaggingAsSpam: boolean;
-  isSubscribed: boolean;
-  isLiking: boolean;
-  isSaved: boolean;
-  isPinned: boolean;
-  isRequesterBlocking: boolean;
-  isInteractionRestricted: boolean;
-  isFollowing: boolean;
-}
-
-export interface ReasonView {
-  type: "followed-user" | "instrument-trending";
-  sourceId: string;
-  owner: string;
-}
-
-export interface DiscussionView {
-  id: string;
-  post: PostView;
-  commentsData: { reactionPaging: { totalCount: number }; comments: CommentItemView[] };
-  emotionsData: ReactionsView;
-  requesterContext: RequesterContextView;
-  summary: { totalCommentsAndReplies: number; sharedCount: number };
-  reason?: ReasonView | null;
-}
-
-export interface FeedPageView {
-  discussions: DiscussionView[];
-  paging: { next: string; offSet: number; take: number; version: string };
-  metadata: { experimentName: string; streamType: string; designatedStreamType: string };
-}
+export type PollView = Static<typeof PollMetadata>;
+export type PostView = Static<typeof Post>;
+export type PostAltView = Static<typeof PostAlt>;
+export type PostOf<F extends AttachmentForm> = F extends "alt" ? PostAltView : PostView;
+export type EditStatus = PostView["editStatus"];
+export type EmotionView = Static<typeof Emotion>;
+export type ReactionsView = Static<typeof Reactions>;
+/** The schema leaves the reply preview open (`Any`): its items are comment items (with no replies). */
+export type CommentItemView = Omit<Static<typeof CommentItem>, "replies"> & { replies: CommentItemView[] };
+export type DiscussionView = Static<typeof Discussion>;
+export type DiscussionAltView = Static<typeof DiscussionAlt>;
+/** A list of discussions is in one form: all request form or all alternate. */
+export type DiscussionsOf<F extends AttachmentForm> = F extends "alt" ? DiscussionAltView[] : DiscussionView[];
+export type ReasonView = NonNullable<DiscussionView["reason"]>;
+export type FeedPageOf<F extends AttachmentForm> = F extends "alt"
+  ? Static<typeof FeedPageAlt>
+  : Static<typeof FeedPage>;
+export type FeedPageView = FeedPageOf<AttachmentForm>;
 
 /** Everything a set of posts refers to, loaded in a bounded number of queries (assemble.ts). */
 export interface Bundle {
@@ -203,9 +125,15 @@ function pollOf(b: Bundle, postId: string): PollView | undefined {
   };
 }
 
-export function toPostView(row: PostRow, b: Bundle, form: AttachmentForm, nested = false): PostView {
+/** A Post with its attachments in the form `attach` makes; a share carries its shared and origin posts. */
+interface PostShape<A> extends Omit<PostView, "attachments" | "metadata"> {
+  attachments: A[];
+  metadata: { share?: { sharedPost: PostShape<A>; sharedOriginPost: PostShape<A> }; poll?: PollView };
+}
+
+function postView<A>(row: PostRow, b: Bundle, attach: (a: AttachmentView) => A, nested = false): PostShape<A> {
   const attachments = row.isDeleted ? [] : parseAttachments(row.attachments);
-  const metadata: PostView["metadata"] = {};
+  const metadata: PostShape<A>["metadata"] = {};
   const poll = pollOf(b, row.id);
   if (poll) metadata.poll = poll;
   if (!nested && row.type === "Share" && row.sharedPostId && row.sharedOriginPostId) {
@@ -213,8 +141,8 @@ export function toPostView(row: PostRow, b: Bundle, form: AttachmentForm, nested
     const origin = b.posts.get(row.sharedOriginPostId);
     if (shared && origin) {
       metadata.share = {
-        sharedPost: toPostView(shared, b, form, true),
-        sharedOriginPost: toPostView(origin, b, form, true),
+        sharedPost: postView(shared, b, attach, true),
+        sharedOriginPost: postView(origin, b, attach, true),
       };
     }
   }
@@ -226,15 +154,23 @@ export function toPostView(row: PostRow, b: Bundle, form: AttachmentForm, nested
     message: { text: row.isDeleted ? "" : row.text, languageCode: row.languageCode },
     created: row.createdAt,
     updated: row.updatedAt,
-    type: row.type,
+    type: row.type as PostView["type"],
     isDeleted: row.isDeleted === 1,
     isSpam: row.isSpam === 1,
     editStatus: row.editStatus as EditStatus,
-    attachments: form === "alt" ? attachments.map(toAltAttachment) : attachments,
+    attachments: attachments.map(attach),
     tags: row.isDeleted ? [] : tagsOf(b, row.id),
     mentions: row.isDeleted ? [] : mentionsOf(b, row.id),
     metadata,
   };
+}
+
+export function toPostView<F extends AttachmentForm>(row: PostRow, b: Bundle, form: F): PostOf<F> {
+  const post: PostView | PostAltView =
+    form === "alt"
+      ? (postView(row, b, toAltAttachment) satisfies PostAltView)
+      : (postView(row, b, (a) => a) satisfies PostView);
+  return post as PostOf<F>;
 }
 
 export const emotionsLink = (entityId: string, offset: number, take: number) =>
@@ -326,3 +262,19 @@ export function toCommentItem(
 }
 
 export const FEED_VERSION = "v1";
+
+/** A page of a feed, in the attachment form of its discussions. */
+export function toFeedPage<F extends AttachmentForm>(
+  discussions: DiscussionsOf<F>,
+  paging: { next: string; offSet: number; take: number },
+  stream: string,
+): FeedPageOf<F> {
+  // Paging and metadata are checked against the schema here; the discussions are already of the
+  // page's form (DiscussionsOf<F>), which TypeScript cannot carry from F to the page's type.
+  const page = {
+    discussions: discussions as DiscussionView[],
+    paging: { ...paging, version: FEED_VERSION },
+    metadata: { experimentName: "", streamType: stream, designatedStreamType: stream },
+  } satisfies Static<typeof FeedPage>;
+  return page as FeedPageOf<F>;
+}
