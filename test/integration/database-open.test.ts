@@ -28,7 +28,18 @@ async function openError(kind: "sqlite" | "postgres", url: string): Promise<Data
 
 /** A TCP server on a free loopback port that answers a connection with `onConnect`. */
 async function fakeServer(onConnect: (socket: Socket) => void): Promise<{ server: Server; port: number }> {
-  const server = createServer(onConnect);
+  // Its sockets end with the server: a fake that never answers must not hold close() open.
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+    onConnect(socket);
+  });
+  const close = server.close.bind(server);
+  server.close = (callback) => {
+    for (const socket of sockets) socket.destroy();
+    return close(callback);
+  };
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { server, port: (server.address() as { port: number }).port };
 }
