@@ -1,34 +1,11 @@
+import type { Static } from "typebox";
 import type { Candle, CandleInterval, Quote } from "../../core/market.js";
-import {
-  avatarColor,
-  avatarUrls,
-  EXCHANGES,
-  MARKET_APPLICATION,
-  type MarketAssetType,
-  marketAssetType,
-} from "./catalog.js";
+import { avatarColor, avatarUrls, EXCHANGES, MARKET_APPLICATION, marketAssetType } from "./catalog.js";
 import type { Instrument, InstrumentDetail } from "./find-instruments.js";
+import type { Market } from "./market.schemas.js";
 
 /** The spec's "Market" resource (inside tags, post metadata and watchlist items). */
-export interface MarketView {
-  id: string;
-  symbolName: string;
-  displayName: string;
-  updated: string;
-  assetType: MarketAssetType;
-  internalId: number;
-  avatar: {
-    small: string;
-    medium: string;
-    large: string;
-    svg: { url: string; backgroundColor: string; textColor: string };
-  };
-  application: typeof MARKET_APPLICATION;
-  /** Serialized JSON text, as the spec has it. */
-  metadata: string;
-  assetTypeId: number;
-  assetTypeSubCategoryId: number;
-}
+export type MarketView = Static<typeof Market>;
 
 export function toMarket(i: Instrument): MarketView {
   return {
