@@ -97,6 +97,16 @@ describe.each(engines())("bearer verification on %s", (engine) => {
     await expectInvalid((await ownKeySigned({ nbf: now + 600 })).token, "not valid yet (nbf is in the future)");
   });
 
+  it("rejects a token issued in the future beyond the skew, and tolerates the skew", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    expect((await call((await ownKeySigned({ iat: now + 20 })).token)).statusCode).toBe(200);
+    const dayAhead = now + 86_400;
+    await expectInvalid(
+      (await ownKeySigned({ iat: dayAhead, exp: dayAhead + 300 })).token,
+      `issued in the future (iat ${new Date(dayAhead * 1000).toISOString()})`,
+    );
+  });
+
   it("rejects a wrong audience, a wrong issuer, and a wrong typ", async () => {
     await expectInvalid(
       (await ownKeySigned({ aud: "another-api" })).token,

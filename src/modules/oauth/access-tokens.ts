@@ -232,6 +232,7 @@ async function verify(deps: Deps, issuer: string, token: string): Promise<Verifi
       currentDate: deps.clock.now(),
       requiredClaims: ["exp", "iat", "sub", "sid", "gcid"],
     });
+    notIssuedInTheFuture(deps, payload);
     const { sub, sid, gcid, client_id: clientId } = payload;
     if (typeof sid !== "string" || typeof gcid !== "number" || typeof sub !== "string") {
       throw new Refused("the claims sid, gcid or sub have the wrong type");
@@ -262,6 +263,17 @@ async function verify(deps: Deps, issuer: string, token: string): Promise<Verifi
 }
 
 /**
+ * jose checks `exp` and `nbf` but takes any `iat`: a token that says it was issued later than now
+ * (beyond the skew allowed for `exp`) was made by a wrong clock or a forger, and is refused.
+ */
+function notIssuedInTheFuture(deps: Deps, payload: JWTPayload): void {
+  const now = Math.floor(deps.clock.now().getTime() / 1000);
+  if (typeof payload.iat === "number" && payload.iat > now + CLOCK_SKEW_SECONDS) {
+    throw new Refused(`issued in the future (iat ${new Date(payload.iat * 1000).toISOString()})`);
+  }
+}
+
+/**
  * A token of a trusted external issuer: its `sub` names a local user by id, gcid or username
  * (the user must exist here); its scopes come from `scope` (space-separated) or `scp` (array).
  */
@@ -279,6 +291,7 @@ async function verifyExternal(
     currentDate: deps.clock.now(),
     requiredClaims: ["exp", "sub"],
   });
+  notIssuedInTheFuture(deps, payload);
   const user = await resolveUser(deps.db.kysely, payload.sub!).catch(() => null);
   if (!user) throw new Refused(`its subject ${shown(payload.sub)} is not a user here`);
   const clientId = typeof payload.client_id === "string" ? payload.client_id : payload.azp;
