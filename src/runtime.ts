@@ -15,7 +15,7 @@ import { MarketEngine } from "./modules/market/engine.js";
 import { registerPriceStream } from "./modules/market/price-stream.js";
 import { registerNotificationSubscribers } from "./modules/notifications/notifications.subscribers.js";
 import { createExternalKeys } from "./modules/oauth/access-tokens.js";
-import { KeyStore } from "./modules/oauth/signing-keys.js";
+import { KeyStore, registerSigningKeySubscribers } from "./modules/oauth/signing-keys.js";
 import { createTriggerWatch, registerTradingTriggers } from "./modules/trading/triggers.js";
 import { registerWatchlistSubscribers } from "./modules/watchlists/watchlists.subscribers.js";
 
@@ -83,6 +83,7 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
       trending: {},
     };
     registerPriceStream(deps);
+    registerSigningKeySubscribers(deps);
     registerNotificationSubscribers(deps);
     registerTradingTriggers(deps);
     registerWatchlistSubscribers(deps);

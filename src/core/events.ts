@@ -16,6 +16,16 @@ export interface KeyPairRevoked {
   readonly occurredAt: string;
 }
 
+/**
+ * `signing-keys rotate --drop-previous`: every key but `keptKid` is gone; each instance's key set is
+ * re-read at once, so the dropped keys' tokens stop verifying everywhere.
+ */
+export interface SigningKeysDropped {
+  readonly type: "SigningKeysDropped";
+  readonly keptKid: string;
+  readonly occurredAt: string;
+}
+
 /** An OAuth grant (one consent's refresh and access tokens) was revoked; bearer caches drop it. */
 export interface OAuthGrantRevoked {
   readonly type: "OAuthGrantRevoked";
@@ -159,6 +169,7 @@ export type DomainEvent =
   | UserRegistered
   | KeyPairRevoked
   | OAuthGrantRevoked
+  | SigningKeysDropped
   | SocialEvent
   | TradingEvent
   | PricesTicked;

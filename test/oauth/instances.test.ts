@@ -5,7 +5,11 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type App, buildApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
-import type { Deps } from "../../src/modules/context.js";
+import { systemActor } from "../../src/core/actor.js";
+import { type Deps, withActor } from "../../src/modules/context.js";
+import { createUser } from "../../src/modules/identity/create-user.js";
+import { mintAccessToken } from "../../src/modules/oauth/mint-token.js";
+import { rotateSigningKey } from "../../src/modules/oauth/signing-keys.js";
 import { closeDeps, createDeps } from "../../src/runtime.js";
 import { REDIS_TEST_URL } from "../support/services.js";
 import { authorizeViaForms, client, FORM, form, PASSWORD, passwordUser, pkce, REDIRECT } from "./support.js";
@@ -86,6 +90,24 @@ describe.each(inject("services").redis ? ["redis"] : [])("bearer tokens across i
     for (let i = 0; i < 30 && status === 200; i++) {
       await new Promise((r) => setTimeout(r, 50));
       status = (await me(b.app)).statusCode;
+    }
+    expect(status).toBe(401);
+  });
+
+  it("signing keys dropped on one instance stop verifying at once on the other, despite both caches", async () => {
+    const [a, b] = instances as [{ deps: Deps; app: App }, { deps: Deps; app: App }];
+    const operator = withActor(a.deps, systemActor("test"));
+    const user = await createUser(operator, { username: `drop_${randomUUID().slice(0, 8)}` });
+    const { access_token: token } = await mintAccessToken(operator, { user: user.id, scopes: ["user-info:read"] });
+    const me = () => b.app.inject({ method: "GET", url: "/api/v1/me", headers: { authorization: `Bearer ${token}` } });
+    expect((await me()).statusCode).toBe(200); // b now caches the token and its key set
+
+    await rotateSigningKey(operator, { dropPrevious: true });
+    // Well inside b's own re-read of its key set: only the event can have told it.
+    let status = 200;
+    for (let i = 0; i < 10 && status === 200; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      status = (await me()).statusCode;
     }
     expect(status).toBe(401);
   });

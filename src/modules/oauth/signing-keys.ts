@@ -15,7 +15,8 @@ export const MAX_TOKEN_TTL = 86_400;
  */
 export const RETIRED_KEY_GRACE_SECONDS = MAX_TOKEN_TTL + 5 * 60;
 type CryptoKey = webcrypto.CryptoKey;
-const CACHE_MS = 60_000;
+/** A drop made by a process on another bus (the CLI without REDIS_URL) is seen within this. */
+const CACHE_MS = 1_000;
 const RELOAD_ON_MISS_MS = 5_000;
 
 export interface SigningKey {
@@ -36,7 +37,8 @@ declare module "../context.js" {
 
 /**
  * The signing keys, kept in the database so they survive restarts and are shared by every
- * instance; cached here for a minute and re-read at once when a token names an unknown kid.
+ * instance; cached here for a second (a re-read imports only new keys), emptied at once by
+ * SigningKeysDropped, and re-read at once when a token names an unknown kid.
  */
 export class KeyStore {
   private keys: SigningKey[] = [];
@@ -166,18 +168,27 @@ export async function listSigningKeys(ctx: Ctx): Promise<SigningKeySummary[]> {
 /**
  * Makes a new key the signing key. The previous ones stay trusted for RETIRED_KEY_GRACE_SECONDS,
  * unless `dropPrevious` (a suspected leak): then they are deleted and their tokens stop working at
- * once on this instance (other instances within a minute).
+ * once, in every instance that shares the event bus (SigningKeysDropped); an instance on another
+ * bus re-reads its key set within CACHE_MS.
  */
 export async function rotateSigningKey(ctx: Ctx, options: { dropPrevious?: boolean } = {}): Promise<SigningKeySummary> {
   requireSystem(ctx.actor);
   const now = isoNow(ctx.clock);
   const row = await newKeyRow(now);
-  await transact(ctx, async (trx) => {
+  await transact(ctx, async (trx, record) => {
     const repo = oauthRepository(trx);
     await repo.retireSigningKeys(now);
     await repo.insertSigningKey(row);
-    if (options.dropPrevious) await repo.deleteSigningKeysExcept(row.kid);
+    if (options.dropPrevious) {
+      await repo.deleteSigningKeysExcept(row.kid);
+      record({ type: "SigningKeysDropped", keptKid: row.kid, occurredAt: now });
+    }
   });
   ctx.signingKeys.invalidate();
   return summary(row);
+}
+
+/** A drop of signing keys, wherever it was made, empties every instance's key set at once. */
+export function registerSigningKeySubscribers(deps: Deps): void {
+  deps.bus.subscribeEverywhere("SigningKeysDropped", () => deps.signingKeys.invalidate());
 }
