@@ -8,6 +8,8 @@ export interface DatabaseTarget {
   kind: "sqlite" | "postgres";
   /** A file path (or `:memory:`) for SQLite, a connection URL for PostgreSQL. */
   url: string;
+  /** PGHOST / PGPORT, which the PostgreSQL driver uses where the URL leaves them out. */
+  pgEnv?: { PGHOST?: string | undefined; PGPORT?: string | undefined };
 }
 
 export interface StorageSettings {
@@ -88,7 +90,11 @@ export function parseStorageSettings(
   const databaseText = pick(flags.database, "DATABASE_URL") ?? DEFAULT_DATABASE;
   const databaseIssue = databaseProblem(databaseText, setting);
   if (databaseIssue) problems.push(databaseIssue);
-  const database = parseDatabaseTarget(databaseText);
+  const parsed = parseDatabaseTarget(databaseText);
+  const database =
+    parsed.kind === "postgres"
+      ? { ...parsed, pgEnv: { PGHOST: pick(undefined, "PGHOST"), PGPORT: pick(undefined, "PGPORT") } }
+      : parsed;
 
   const redisUrl = pick(flags.redisUrl, "REDIS_URL");
   if (redisUrl !== undefined && !/^rediss?:\/\/.+/i.test(redisUrl)) {

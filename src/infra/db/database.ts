@@ -40,7 +40,7 @@ export class DatabaseUnavailableError extends Error {
 export const CONNECT_TIMEOUT_MS = 10_000;
 
 export async function openDatabase(target: DatabaseTarget): Promise<Db> {
-  return target.kind === "postgres" ? openPostgres(target.url) : openSqlite(target.url);
+  return target.kind === "postgres" ? openPostgres(target.url, target.pgEnv ?? {}) : openSqlite(target.url);
 }
 
 function openSqlite(path: string): Db {
@@ -88,8 +88,8 @@ function withStatementCache(native: SqliteDatabase.Database, limit = 1000): Sqli
   };
 }
 
-async function openPostgres(url: string): Promise<Db> {
-  await probePostgres(url);
+async function openPostgres(url: string, env: PgEnv): Promise<Db> {
+  await probePostgres(url, env);
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on("error", () => {});
@@ -119,8 +119,13 @@ function wrap(kysely: Kysely<Database>, dialect: Dialect): Db {
 const messageOf = (error: unknown) =>
   error instanceof Error ? error.message || (error as { code?: string }).code || error.name : String(error);
 
-/** Where a PostgreSQL URL points, as `host:port` (what pg would use when the URL leaves them out). */
-export function postgresAddress(url: string, env: Record<string, string | undefined> = process.env): string {
+type PgEnv = NonNullable<DatabaseTarget["pgEnv"]>;
+
+/**
+ * Where a PostgreSQL URL points, as `host:port`: what pg would use, with `env` (PGHOST, PGPORT, read
+ * by the config module) where the URL leaves them out.
+ */
+export function postgresAddress(url: string, env: PgEnv): string {
   const parsed = new URL(url);
   const host = decodeURIComponent(parsed.hostname) || parsed.searchParams.get("host") || env.PGHOST || "localhost";
   const port = parsed.port || parsed.searchParams.get("port") || env.PGPORT || "5432";
@@ -133,8 +138,8 @@ export function postgresAddress(url: string, env: Record<string, string | undefi
  * One line for the operator on why PostgreSQL could not be used, from the error of a connection
  * attempt: the address, and unreachable / refused the login / no such database / timed out.
  */
-export function explainPostgresError(url: string, error: unknown): string {
-  const at = `PostgreSQL at ${postgresAddress(url)}`;
+export function explainPostgresError(url: string, error: unknown, env: PgEnv = {}): string {
+  const at = `PostgreSQL at ${postgresAddress(url, env)}`;
   const e = error as { code?: string; message?: string; errors?: { code?: string }[] };
   const code = e.code ?? e.errors?.find((x) => x.code)?.code;
   const message = redactUrl(messageOf(error));
@@ -165,7 +170,7 @@ export function explainPostgresError(url: string, error: unknown): string {
 }
 
 /** One connection before the pool: a wrong address or login fails here with a clear line. */
-async function probePostgres(url: string): Promise<void> {
+async function probePostgres(url: string, env: PgEnv): Promise<void> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   // A server that drops the connection after the answer must not crash the process.
   client.on("error", () => {});
@@ -173,7 +178,7 @@ async function probePostgres(url: string): Promise<void> {
     await client.connect();
     await client.query("select 1");
   } catch (error) {
-    throw new DatabaseUnavailableError(explainPostgresError(url, error), { cause: error });
+    throw new DatabaseUnavailableError(explainPostgresError(url, error, env), { cause: error });
   } finally {
     await client.end().catch(() => {});
   }
