@@ -34,17 +34,24 @@ function nulError(context: string, paths: string[]): Error {
   });
 }
 
+/** The first of `value`'s parts holding NUL, as a validation error; undefined when none does. */
+function nulIn(context: string, value: unknown): Error | undefined {
+  const paths: string[] = [];
+  pathsWithNul(value, "", paths, 0);
+  return paths.length > 0 ? nulError(context, paths) : undefined;
+}
+
+/*
+ * On the hot path (every route), so the common request pays one scan of its URL: a path or query
+ * can only hold NUL as `%00` (the HTTP parser refuses a raw one), and only a request with a body
+ * has a body to walk.
+ */
 const refuseNul: preHandlerHookHandler = (request, _reply, done) => {
-  for (const [context, value] of [
-    ["params", request.params],
-    ["querystring", request.query],
-    ["body", request.body],
-  ] as const) {
-    const paths: string[] = [];
-    pathsWithNul(value, "", paths, 0);
-    if (paths.length > 0) return done(nulError(context, paths));
-  }
-  done();
+  const inUrl = request.url.includes("%00");
+  const error =
+    (inUrl ? (nulIn("params", request.params) ?? nulIn("querystring", request.query)) : undefined) ??
+    (request.body === undefined ? undefined : nulIn("body", request.body));
+  done(error);
 };
 
 /** Every route refuses path, query and body text holding NUL (after validation, before its handler). */
