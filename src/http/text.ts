@@ -54,9 +54,49 @@ const refuseNul: preHandlerHookHandler = (request, _reply, done) => {
   done(error);
 };
 
-/** Every route refuses path, query and body text holding NUL (after validation, before its handler). */
+interface SchemaNode {
+  type?: string | string[];
+  format?: string;
+  pattern?: string;
+  enum?: unknown[];
+  const?: unknown;
+  items?: SchemaNode;
+  properties?: Record<string, SchemaNode>;
+}
+
+/**
+ * Whether a params or querystring schema admits free text: a string its schema does not already
+ * hold to a format, pattern or list (a uuid, an integer, an enum cannot carry NUL). No schema at
+ * all admits anything.
+ */
+function admitsFreeText(node: SchemaNode | undefined): boolean {
+  if (node === undefined) return true;
+  if (node.properties) return Object.values(node.properties).some(admitsFreeText);
+  if (node.items) return admitsFreeText(node.items);
+  const types = node.type === undefined ? [] : [node.type].flat();
+  if (node.type !== undefined && !types.includes("string")) return false;
+  return node.format === undefined && node.pattern === undefined && node.enum === undefined && node.const === undefined;
+}
+
+/**
+ * The routes that can receive text refuse path, query and body text holding NUL (after validation,
+ * before the handler). A route whose path and query are all uuids, numbers and enums, and that takes
+ * no body (most reads: `GET /api/v1/posts/:postId`), gets no hook: a hook costs every request of its
+ * route Fastify's hook runner.
+ */
 export function registerTextRules(app: FastifyInstance): void {
   app.addHook("onRoute", (route: RouteOptions) => {
+    const schema = route.schema as { body?: unknown; params?: SchemaNode; querystring?: SchemaNode } | undefined;
+    const takesBody = [route.method].flat().some((m) => m !== "GET" && m !== "HEAD");
+    const hasParams = route.url.includes(":") || route.url.includes("*");
+    const free =
+      takesBody ||
+      schema?.body !== undefined ||
+      (hasParams && admitsFreeText(schema?.params)) ||
+      (schema?.querystring !== undefined && admitsFreeText(schema.querystring)) ||
+      // No query schema: the query is not read as typed data, but may still be read as text.
+      (schema?.querystring === undefined && route.url.startsWith("/api/"));
+    if (!free) return;
     const own = route.preHandler === undefined ? [] : [route.preHandler].flat();
     route.preHandler = [refuseNul, ...own];
   });
