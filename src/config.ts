@@ -3,6 +3,7 @@
  * message per bad value, and passed down explicitly. Each area has its own parser under
  * src/config/; loadConfig composes them and throws one ConfigError listing every problem.
  */
+import { type AuditSettings, parseAuditSettings } from "./config/audit.js";
 import { type DemoSettings, type MarketSettings, parseDemoSettings, parseMarketSettings } from "./config/market.js";
 import { type OAuthSettings, parseOAuthSettings } from "./config/oauth.js";
 import {
@@ -70,6 +71,8 @@ export interface Config {
   trustProxy: TrustProxy;
   /** Cached answers of social reads: READ_CACHE_MB (0 = off), READ_CACHE_MAX_AGE_MS. */
   readCache: ReadCacheSettings;
+  /** The audit trail of security events: AUDIT_RETENTION_DAYS. */
+  audit: AuditSettings;
 }
 
 /** Values given on the command line; they win over the environment. */
@@ -113,6 +116,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
   const market = parseMarketSettings(pick, problems);
   const demo = parseDemoSettings(pick, problems);
   const readCache = parseReadCacheSettings(pick, problems);
+  const audit = parseAuditSettings(pick, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -123,6 +127,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
     rateLimits,
     trustProxy,
     readCache,
+    audit,
     port: listen.port,
     host: listen.host,
     database: storage.database,

@@ -1,4 +1,5 @@
 import { Command, Option } from "commander";
+import { addAuditCommands } from "./cli/audit.js";
 import { addOAuthCommands, checkPassword, passwordFrom } from "./cli/oauth.js";
 import { makeOutput, type Output } from "./cli/output.js";
 import { serve } from "./cli/serve.js";
@@ -125,6 +126,7 @@ users
       }),
   );
 addOAuthCommands(program, users, withStore);
+addAuditCommands(program, withStore);
 
 const keys = program.command("keys").description("manage x-api-key / x-user-key pairs");
 keys

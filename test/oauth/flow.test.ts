@@ -1,5 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemActor } from "../../src/core/actor.js";
+import { listAudit } from "../../src/modules/audit/list-audit.js";
+import { withActor } from "../../src/modules/context.js";
 import { engines, type Harness, startHarness } from "../support/harness.js";
 import {
   authorizeViaForms,
@@ -202,6 +205,12 @@ describe.each(engines())("OAuth authorization code flow on %s", (engine) => {
     const denied = await me(latest.access_token);
     expect(denied.statusCode).toBe(401);
     expect(denied.headers["www-authenticate"]).toBe('Bearer error="invalid_token", error_description="revoked"');
+    // the audit trail says what happened, and why the grant was revoked
+    const audit = withActor(h.deps, systemActor("test"));
+    const [reused] = await listAudit(audit, { action: "refresh-token.reused", limit: 10 });
+    expect(reused).toMatchObject({ outcome: "refused", details: { clientId: c.clientId } });
+    const [revoked] = await listAudit(audit, { action: "oauth-grant.revoked", limit: 10 });
+    expect(revoked).toMatchObject({ details: { grantId: reused!.details.grantId, reason: "refresh token reuse" } });
   });
 
   it("refresh may not widen the scope", async () => {

@@ -108,6 +108,19 @@ export interface OauthSettingsTable {
   updatedAt: string;
 }
 
+/** The audit trail of security events (migration 009, src/modules/audit). */
+export interface AuditEventsTable {
+  id: Generated<number>;
+  at: string;
+  action: string;
+  outcome: string;
+  actor: string | null;
+  userId: string | null;
+  address: string | null;
+  /** A JSON object. */
+  details: string;
+}
+
 export interface OauthSessionsTable {
   idHash: string;
   userId: string;
@@ -386,6 +399,7 @@ export interface Database {
   oauthSigningKeys: OauthSigningKeysTable;
   oauthSessions: OauthSessionsTable;
   oauthSettings: OauthSettingsTable;
+  auditEvents: AuditEventsTable;
   oauthGrants: OauthGrantsTable;
   oauthCodes: OauthCodesTable;
   oauthRefreshTokens: OauthRefreshTokensTable;

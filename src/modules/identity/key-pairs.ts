@@ -1,9 +1,11 @@
 import { requireSystem } from "../../core/access.js";
 import type { Environment } from "../../core/actor.js";
+import { actorLabel } from "../../core/audit.js";
 import { isoNow } from "../../core/clock.js";
 import { AppError } from "../../core/errors.js";
 import { hashSecret, newId, newSecret } from "../../core/ids.js";
 import { normalizeScope, withPrefix } from "../../core/scopes.js";
+import { recordAudit } from "../audit/record-audit.js";
 import { type Ctx, transact } from "../context.js";
 import { identityRepository, type KeyPairRow } from "./identity.repository.js";
 import { resolveUser } from "./user-ref.js";
@@ -65,16 +67,24 @@ export async function createKeyPair(ctx: Ctx, input: CreateKeyPairInput): Promis
   const apiKey = newSecret("sta_ak");
   const userKey = newSecret("sta_uk");
   const id = newId();
-  await identityRepository(ctx.db.kysely).insertKeyPair({
-    id,
-    userId: user.id,
-    appName,
-    apiKeyHash: hashSecret(apiKey),
-    userKeyHash: hashSecret(userKey),
-    scopes: JSON.stringify(scopes),
-    environment,
-    createdAt: isoNow(ctx.clock),
-    revokedAt: null,
+  await transact(ctx, async (trx) => {
+    await identityRepository(trx).insertKeyPair({
+      id,
+      userId: user.id,
+      appName,
+      apiKeyHash: hashSecret(apiKey),
+      userKeyHash: hashSecret(userKey),
+      scopes: JSON.stringify(scopes),
+      environment,
+      createdAt: isoNow(ctx.clock),
+      revokedAt: null,
+    });
+    const details = { keyPairId: id, appName, environment, scopes: scopes.join(" ") };
+    await recordAudit(
+      ctx,
+      { action: "key-pair.created", outcome: "success", actor: actorLabel(ctx.actor), userId: user.id, details },
+      trx,
+    );
   });
   return {
     id,
@@ -113,6 +123,8 @@ export async function revokeKeyPair(ctx: Ctx, id: string): Promise<KeyPairSummar
     const at = isoNow(ctx.clock);
     if (await repo.revokeKeyPair(id, at)) {
       record({ type: "KeyPairRevoked", keyPairId: id, userId: existing.userId, occurredAt: at });
+      const entry = { action: "key-pair.revoked", outcome: "success", actor: actorLabel(ctx.actor) } as const;
+      await recordAudit(ctx, { ...entry, userId: existing.userId, details: { keyPairId: id } }, trx);
     }
     const after = await repo.findKeyPair(id);
     return toSummary(after ?? existing, ctx.config.scopePrefix);

@@ -1,4 +1,5 @@
 import { systemActor } from "../../core/actor.js";
+import { purgeAudit } from "../audit/list-audit.js";
 import { type Deps, withActor } from "../context.js";
 import { purgeExpiredOAuthState } from "../oauth/purge-expired.js";
 import { purgeIdempotencyKeys } from "../trading/purge-idempotency-keys.js";
@@ -10,6 +11,7 @@ export interface RetentionReport {
   codes: number;
   refreshTokens: number;
   sessions: number;
+  auditEvents: number;
 }
 
 /**
@@ -21,7 +23,8 @@ export async function runRetention(deps: Deps): Promise<RetentionReport> {
   const trailingStopsSaved = await persistTrailingStops(deps);
   const idempotencyKeys = await purgeIdempotencyKeys(ctx);
   const oauth = await purgeExpiredOAuthState(ctx);
-  return { trailingStopsSaved, idempotencyKeys, ...oauth };
+  const auditEvents = await purgeAudit(ctx);
+  return { trailingStopsSaved, idempotencyKeys, ...oauth, auditEvents };
 }
 
 /**

@@ -1,8 +1,10 @@
 import { requireSystem } from "../../core/access.js";
+import { actorLabel } from "../../core/audit.js";
 import { isoNow } from "../../core/clock.js";
 import { type Problem, validationFailed } from "../../core/errors.js";
 import { hashSecret, newId, newSecret, sameHash } from "../../core/ids.js";
-import type { Ctx, Deps } from "../context.js";
+import { recordAudit } from "../audit/record-audit.js";
+import { type Ctx, type Deps, transact } from "../context.js";
 import { type ClientRow, oauthRepository } from "./oauth.repository.js";
 import { OAuthError } from "./oauth-error.js";
 
@@ -95,14 +97,22 @@ export async function createClient(ctx: Ctx, input: CreateClientInput): Promise<
   const clientId = `sta_client_${newId().replaceAll("-", "")}`;
   const clientSecret = input.isPublic ? undefined : newSecret("sta_cs");
   const redirectUris = [...new Set(input.redirectUris)];
-  await oauthRepository(ctx.db.kysely).insertClient({
-    id: clientId,
-    name,
-    secretHash: clientSecret ? hashSecret(clientSecret) : null,
-    redirectUris: JSON.stringify(redirectUris),
-    environment,
-    createdAt: isoNow(ctx.clock),
-    revokedAt: null,
+  await transact(ctx, async (trx) => {
+    await oauthRepository(trx).insertClient({
+      id: clientId,
+      name,
+      secretHash: clientSecret ? hashSecret(clientSecret) : null,
+      redirectUris: JSON.stringify(redirectUris),
+      environment,
+      createdAt: isoNow(ctx.clock),
+      revokedAt: null,
+    });
+    const details = { clientId, name, type: clientSecret ? "confidential" : "public", environment };
+    await recordAudit(
+      ctx,
+      { action: "oauth-client.created", outcome: "success", actor: actorLabel(ctx.actor), details },
+      trx,
+    );
   });
   return {
     clientId,

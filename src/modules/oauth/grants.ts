@@ -1,4 +1,5 @@
 import { isoNow } from "../../core/clock.js";
+import { recordAudit } from "../audit/record-audit.js";
 import { type Deps, transact } from "../context.js";
 import { oauthRepository } from "./oauth.repository.js";
 
@@ -14,6 +15,8 @@ export async function revokeGrant(deps: Deps, grantId: string, reason: string): 
     const occurredAt = isoNow(deps.clock);
     if (!(await repo.revokeGrant(grantId, occurredAt, reason))) return false;
     record({ type: "OAuthGrantRevoked", grantId, userId: grant.userId, reason, occurredAt });
+    const details = { grantId, clientId: grant.clientId, reason };
+    await recordAudit(deps, { action: "oauth-grant.revoked", outcome: "success", userId: grant.userId, details }, trx);
     return true;
   });
 }

@@ -1,8 +1,10 @@
 import { requireSystem } from "../../core/access.js";
+import { actorLabel } from "../../core/audit.js";
 import { isoNow } from "../../core/clock.js";
 import { AppError, invalid } from "../../core/errors.js";
 import { newId } from "../../core/ids.js";
-import type { Ctx } from "../context.js";
+import { recordAudit } from "../audit/record-audit.js";
+import { type Ctx, transact } from "../context.js";
 import { parseScopes } from "../identity/key-pairs.js";
 import { resolveUser } from "../identity/user-ref.js";
 import { signAccessToken } from "./access-tokens.js";
@@ -44,15 +46,20 @@ export async function mintAccessToken(ctx: Ctx, input: MintTokenInput): Promise<
   const scopes = parseScopes(input.scopes, ctx.config.scopePrefix);
   const user = await resolveUser(ctx.db.kysely, input.user);
   const grantId = newId();
-  await oauthRepository(ctx.db.kysely).insertGrant({
-    id: grantId,
-    clientId: null,
-    userId: user.id,
-    scopes: JSON.stringify(scopes),
-    environment,
-    createdAt: isoNow(ctx.clock),
-    revokedAt: null,
-    revokedReason: null,
+  await transact(ctx, async (trx) => {
+    await oauthRepository(trx).insertGrant({
+      id: grantId,
+      clientId: null,
+      userId: user.id,
+      scopes: JSON.stringify(scopes),
+      environment,
+      createdAt: isoNow(ctx.clock),
+      revokedAt: null,
+      revokedReason: null,
+    });
+    const details = { grantId, ttlSeconds: ttl, environment, scopes: scopes.join(" ") };
+    const entry = { action: "access-token.minted", outcome: "success", actor: actorLabel(ctx.actor) } as const;
+    await recordAudit(ctx, { ...entry, userId: user.id, details }, trx);
   });
   const signed = await signAccessToken(
     ctx,

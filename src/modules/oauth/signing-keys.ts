@@ -1,8 +1,10 @@
 import { randomBytes, type webcrypto } from "node:crypto";
 import { exportJWK, generateKeyPair, importJWK, type JWK } from "jose";
 import { requireSystem } from "../../core/access.js";
+import { actorLabel } from "../../core/audit.js";
 import { type Clock, isoNow } from "../../core/clock.js";
 import type { Db } from "../../infra/db/database.js";
+import { recordAudit } from "../audit/record-audit.js";
 import { type Ctx, type Deps, transact } from "../context.js";
 import { oauthRepository, type SigningKeyRow } from "./oauth.repository.js";
 
@@ -179,9 +181,17 @@ export async function rotateSigningKey(ctx: Ctx, options: { dropPrevious?: boole
     const repo = oauthRepository(trx);
     await repo.retireSigningKeys(now);
     await repo.insertSigningKey(row);
+    const actor = actorLabel(ctx.actor);
+    await recordAudit(
+      ctx,
+      { action: "signing-key.rotated", outcome: "success", actor, details: { kid: row.kid } },
+      trx,
+    );
     if (options.dropPrevious) {
-      await repo.deleteSigningKeysExcept(row.kid);
+      const dropped = await repo.deleteSigningKeysExcept(row.kid);
       record({ type: "SigningKeysDropped", keptKid: row.kid, occurredAt: now });
+      const details = { keptKid: row.kid, dropped };
+      await recordAudit(ctx, { action: "signing-keys.dropped", outcome: "success", actor, details }, trx);
     }
   });
   ctx.signingKeys.invalidate();

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { isoNow } from "../../core/clock.js";
 import { hashSecret, newId } from "../../core/ids.js";
+import { recordAudit } from "../audit/record-audit.js";
 import { type Deps, transact } from "../context.js";
 import { resolveUser } from "../identity/user-ref.js";
 import { signAccessToken } from "./access-tokens.js";
@@ -147,6 +148,8 @@ async function refresh(deps: Deps, issuer: string, client: ClientRow, params: Pa
   if (!row || !grant || grant.clientId !== client.id) throw new OAuthError("invalid_grant", "Unknown refresh token");
   const now = isoNow(deps.clock);
   const reuse = async () => {
+    const details = { grantId: grant.id, clientId: client.id };
+    await recordAudit(deps, { action: "refresh-token.reused", outcome: "refused", userId: grant.userId, details });
     await revokeGrant(deps, grant.id, "refresh token reuse");
     return new OAuthError("invalid_grant", "The refresh token was already used; every token of this grant is revoked");
   };

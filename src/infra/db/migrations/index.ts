@@ -8,6 +8,7 @@ import * as watchlists from "./005-watchlists.js";
 import * as social from "./006-social.js";
 import * as retention from "./007-retention.js";
 import * as oauthSettings from "./008-oauth-settings.js";
+import * as audit from "./009-audit.js";
 
 export interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -23,4 +24,5 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   "006-social": social,
   "007-retention": retention,
   "008-oauth-settings": oauthSettings,
+  "009-audit": audit,
 };
