@@ -221,4 +221,25 @@ describe("OAuth from the CLI: apps create → sign-in → an API call with a bea
     });
     expect(still.statusCode).toBe(200);
   }, 180_000);
+
+  it("audit list shows what the commands above did, newest first, and filters by action", async () => {
+    const all = await cli(["audit", "list", "--database", db, "--json"]);
+    expect(all.code).toBe(0);
+    const events = JSON.parse(all.stdout) as { action: string; actor: string; details: Record<string, unknown> }[];
+    const actions = events.map((e) => e.action);
+    expect(actions[0]).toBe("signing-key.rotated");
+    for (const action of ["password.set", "oauth-client.created", "access-token.minted"]) {
+      expect(actions).toContain(action);
+    }
+    expect(events.find((e) => e.action === "password.set")!.actor).toBe("system:cli");
+    expect(all.stdout).not.toContain("better-pass-1");
+
+    const clients = await cli(["audit", "list", "--action", "oauth-client.created", "--database", db]);
+    expect(clients.stdout.trim().split("\n")).toHaveLength(2);
+    expect(clients.stdout).toContain("Pocket Trader");
+
+    const badSince = await cli(["audit", "list", "--since", "yesterday-ish", "--database", db]);
+    expect(badSince.code).not.toBe(0);
+    expect(badSince.stderr).toContain("ISO 8601");
+  }, 60_000);
 });
