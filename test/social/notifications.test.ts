@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NotificationResult } from "../../src/modules/notifications/notifications.schemas.js";
+import { CommentItem } from "../../src/modules/social/shared/social.schemas.js";
 import { engines, type Harness, startHarness, type TestUser } from "../support/harness.js";
 import { expectSchema } from "../support/schema.js";
 import { client, RW } from "./helpers.js";
@@ -102,6 +103,27 @@ describe.each(engines())("notifications from social events on %s", (engine) => {
     ]);
     expect(byType("PostShare")).toEqual([expect.objectContaining({ actionLink: `/api/v1/posts/${share.id}` })]);
     expect(got).toHaveLength(7);
+  });
+
+  it("a comment through upstream's reactions path is the same comment: listed, counted and notified", async () => {
+    const post = await c.post(owner, { message: "second path" });
+    const made = await c.ok(actor, "POST", `/api/v1/reactions/${post.id}/comment`, { message: "via reactions" }, 201);
+    expectSchema(CommentItem, made);
+    expect(made.entity).toMatchObject({ message: { text: "via reactions" }, parent: { id: post.id, type: "Post" } });
+    const listed = await c.ok(owner, "GET", `/api/v1/posts/${post.id}/comments`);
+    expect(listed.comments.map((x: { entity: { id: string } }) => x.entity.id)).toEqual([made.entity.id]);
+    const read = await c.ok(owner, "GET", `/api/v1/posts/${post.id}`);
+    expect(read.commentsData.reactionPaging.totalCount).toBe(1);
+    const told = (await inbox(owner)).filter((m) => m.correlationId === made.entity.id);
+    expect(told).toEqual([expect.objectContaining({ notificationType: "PostComment" })]);
+    // the same rules: an empty message is 422 on the body field, an unknown post 404
+    const empty = await c.call(actor, "POST", `/api/v1/reactions/${post.id}/comment`, { message: "" });
+    expect(empty.statusCode).toBe(422);
+    expect(empty.json().details[0].field).toBe("body/message");
+    const unknown = await c.call(actor, "POST", "/api/v1/reactions/00000000-0000-4000-8000-000000000000/comment", {
+      message: "x",
+    });
+    expect(unknown.statusCode).toBe(404);
   });
 
   it("acting on your own content notifies nobody", async () => {

@@ -213,6 +213,7 @@ const SOCIAL_INTERACTIONS: SecurityCase[] = [
   ),
   { route: "GET /api/v1/posts/:postId/comments", scopes: FEED_READ },
   { route: "POST /api/v1/posts/:postId/comments", scopes: FEED_WRITE, payload: MESSAGE },
+  { route: "POST /api/v1/reactions/:postId/comment", scopes: FEED_WRITE, payload: MESSAGE },
   { route: "PUT /api/v1/posts/:postId/comments/:commentId", scopes: FEED_WRITE, payload: MESSAGE },
   { route: "DELETE /api/v1/posts/:postId/comments/:commentId", scopes: FEED_WRITE },
   ...social(FEED_WRITE, onAndOff("/api/v1/posts/:postId/comments/:commentId/likes")),

@@ -25,6 +25,11 @@ const TAGS = ["Feeds"];
 export function registerCommentRoutes(app: App, deps: Deps): void {
   listRoute(app, deps, "/api/v1/posts/:postId/comments", { level: "comment", operationId: "listCommentsOnAPost" });
   createRoute(app, deps, "/api/v1/posts/:postId/comments", { level: "comment", operationId: "createACommentOnAPost" });
+  // Upstream's second path for the same operation (its Comments tag): one use case, two routes.
+  createRoute(app, deps, "/api/v1/reactions/:postId/comment", {
+    level: "comment",
+    operationId: "createACommentOnAPost2",
+  });
   updateRoute(app, deps, "/api/v1/posts/:postId/comments/:commentId", {
     level: "comment",
     operationId: "updateAComment",
