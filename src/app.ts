@@ -14,6 +14,7 @@ import { requestLogger } from "./http/request-logger.js";
 import { registerRouteTable } from "./http/route-table.js";
 import { registerTextRules } from "./http/text.js";
 import { AJV_OPTIONS } from "./http/validation-messages.js";
+import { registerClubRoutes } from "./modules/clubs/clubs.routes.js";
 import type { Deps } from "./modules/context.js";
 import { registerHealthRoutes } from "./modules/health/health.routes.js";
 import { createKeyPairAuthenticator } from "./modules/identity/authenticate.js";
@@ -80,6 +81,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
   registerWatchlistRoutes(app, deps);
   registerSocialRoutes(app, deps);
   registerAvatarRoutes(app, deps);
+  registerClubRoutes(app, deps);
 
   await app.ready();
   return app;

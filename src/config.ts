@@ -4,6 +4,7 @@
  * src/config/; loadConfig composes them and throws one ConfigError listing every problem.
  */
 import { type AuditSettings, parseAuditSettings } from "./config/audit.js";
+import { type ClubProgramme, parseClubProgramme } from "./config/clubs.js";
 import { type DemoSettings, type MarketSettings, parseDemoSettings, parseMarketSettings } from "./config/market.js";
 import { type OAuthSettings, parseOAuthSettings } from "./config/oauth.js";
 import {
@@ -73,6 +74,8 @@ export interface Config {
   readCache: ReadCacheSettings;
   /** The audit trail of security events: AUDIT_RETENTION_DAYS. */
   audit: AuditSettings;
+  /** The club programme: tiers, grace before a downgrade, manager, offers, webinars (CLUBS_FILE). */
+  clubs: ClubProgramme;
 }
 
 /** Values given on the command line; they win over the environment. */
@@ -117,6 +120,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
   const demo = parseDemoSettings(pick, problems);
   const readCache = parseReadCacheSettings(pick, problems);
   const audit = parseAuditSettings(pick, problems);
+  const clubs = parseClubProgramme(pick, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -128,6 +132,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
     trustProxy,
     readCache,
     audit,
+    clubs,
     port: listen.port,
     host: listen.host,
     database: storage.database,

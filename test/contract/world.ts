@@ -31,6 +31,7 @@ const EVERY_SCOPE = [
   "notifications:read",
   "notifications:write",
   "user-info:read",
+  "club:read",
 ];
 
 export interface Request {

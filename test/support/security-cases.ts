@@ -116,7 +116,10 @@ const social = (scopes: AcceptedScopes, routes: SecuredCase["route"][]): Secured
 /** The POST that sets a mark and the DELETE that takes it back. */
 const onAndOff = (path: string): SecuredCase["route"][] => [`POST ${path}`, `DELETE ${path}`];
 
-const IDENTITY: SecurityCase[] = [{ route: "GET /api/v1/me", scopes: ANY_AUTHENTICATED }];
+const IDENTITY: SecurityCase[] = [
+  { route: "GET /api/v1/me", scopes: ANY_AUTHENTICATED },
+  { route: "GET /api/v1/clubs", scopes: ["club:read"] },
+];
 
 const NOTIFICATIONS: SecurityCase[] = [
   { route: "GET /api/v1/notifications/messages", scopes: ["notifications:read"] },

@@ -121,6 +121,14 @@ export interface AuditEventsTable {
   details: string;
 }
 
+/** Each user's club tier as last seen (migration 013, src/modules/clubs). */
+export interface ClubMembershipsTable {
+  userId: string;
+  tier: string;
+  belowSince: string | null;
+  updatedAt: string;
+}
+
 export interface OauthSessionsTable {
   idHash: string;
   userId: string;
@@ -400,6 +408,7 @@ export interface Database {
   oauthSessions: OauthSessionsTable;
   oauthSettings: OauthSettingsTable;
   auditEvents: AuditEventsTable;
+  clubMemberships: ClubMembershipsTable;
   oauthGrants: OauthGrantsTable;
   oauthCodes: OauthCodesTable;
   oauthRefreshTokens: OauthRefreshTokensTable;

@@ -1,7 +1,8 @@
 import { requireUser } from "../../core/access.js";
+import type { UserActor } from "../../core/actor.js";
 import { AppError } from "../../core/errors.js";
 import type { Quote } from "../../core/market.js";
-import type { Ctx } from "../context.js";
+import type { Ctx, Deps } from "../context.js";
 import { currentQuotes } from "../market/quotes.js";
 import { demoAccountOf, ORDER_TYPE_OPEN, READ_SCOPES } from "./demo-account.js";
 import { pnlCents } from "./math.js";
@@ -56,6 +57,17 @@ export async function getPortfolio(ctx: Ctx): Promise<Portfolio> {
     investedCents: positions.reduce((s, p) => s + p.position.amountCents, 0),
     unrealizedPnlCents: positions.reduce((s, p) => s + p.unrealizedPnlCents, 0),
   };
+}
+
+/**
+ * Cash plus the money in open positions at their opening (no unrealized P/L): the realized equity
+ * club tiers are ranked by. For other modules; the caller has checked the actor's scopes.
+ */
+export async function realizedEquityCents(deps: Deps, actor: UserActor): Promise<number> {
+  const repo = tradingRepository(deps.db.kysely);
+  const account = await demoAccountOf(deps, repo, actor);
+  const positions = await repo.openPositionsOf(actor.userId);
+  return account.cashCents + positions.reduce((sum, p) => sum + p.amountCents, 0);
 }
 
 export interface OrderInfo {
