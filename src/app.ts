@@ -23,6 +23,7 @@ import { registerIdentityRoutes } from "./modules/identity/identity.routes.js";
 import { registerMarketRoutes } from "./modules/market/market.routes.js";
 import { registerNotificationRoutes } from "./modules/notifications/notifications.routes.js";
 import { bearerAuthenticator, registerOAuthRoutes } from "./modules/oauth/oauth.routes.js";
+import { registerPriceAlertRoutes } from "./modules/price-alerts/price-alerts.routes.js";
 import { registerSocialRoutes } from "./modules/social/social.routes.js";
 import { registerTradingRoutes } from "./modules/trading/trading.routes.js";
 import { registerWatchlistRoutes } from "./modules/watchlists/watchlists.routes.js";
@@ -82,6 +83,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
   registerSocialRoutes(app, deps);
   registerAvatarRoutes(app, deps);
   registerClubRoutes(app, deps);
+  registerPriceAlertRoutes(app, deps);
 
   await app.ready();
   return app;

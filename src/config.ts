@@ -7,6 +7,7 @@ import { type AuditSettings, parseAuditSettings } from "./config/audit.js";
 import { type ClubProgramme, parseClubProgramme } from "./config/clubs.js";
 import { type DemoSettings, type MarketSettings, parseDemoSettings, parseMarketSettings } from "./config/market.js";
 import { type OAuthSettings, parseOAuthSettings } from "./config/oauth.js";
+import { type PriceAlertSettings, parsePriceAlertSettings } from "./config/price-alerts.js";
 import {
   parseRateLimitSettings,
   parseTrustProxySetting,
@@ -76,6 +77,8 @@ export interface Config {
   audit: AuditSettings;
   /** The club programme: tiers, grace before a downgrade, manager, offers, webinars (CLUBS_FILE). */
   clubs: ClubProgramme;
+  /** Price alerts: PRICE_ALERTS_MAX_PER_USER. */
+  priceAlerts: PriceAlertSettings;
 }
 
 /** Values given on the command line; they win over the environment. */
@@ -121,6 +124,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
   const readCache = parseReadCacheSettings(pick, problems);
   const audit = parseAuditSettings(pick, problems);
   const clubs = parseClubProgramme(pick, problems);
+  const priceAlerts = parsePriceAlertSettings(pick, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -133,6 +137,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
     readCache,
     audit,
     clubs,
+    priceAlerts,
     port: listen.port,
     host: listen.host,
     database: storage.database,

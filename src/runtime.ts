@@ -16,6 +16,7 @@ import { registerPriceStream } from "./modules/market/price-stream.js";
 import { registerNotificationSubscribers } from "./modules/notifications/notifications.subscribers.js";
 import { createExternalKeys } from "./modules/oauth/access-tokens.js";
 import { KeyStore, registerSigningKeySubscribers } from "./modules/oauth/signing-keys.js";
+import { createAlertWatch, registerAlertWatch } from "./modules/price-alerts/alert-watch.js";
 import { createTriggerWatch, registerTradingTriggers } from "./modules/trading/triggers.js";
 import { registerWatchlistSubscribers } from "./modules/watchlists/watchlists.subscribers.js";
 
@@ -77,6 +78,7 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
       market,
       rateLimits,
       triggers: createTriggerWatch(),
+      alerts: createAlertWatch(),
       instrumentCache: new Map(),
       signingKeys: new KeyStore(db, clock),
       externalKeys: createExternalKeys(config),
@@ -86,6 +88,7 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
     registerSigningKeySubscribers(deps);
     registerNotificationSubscribers(deps);
     registerTradingTriggers(deps);
+    registerAlertWatch(deps);
     registerWatchlistSubscribers(deps);
     return deps;
   } catch (error) {

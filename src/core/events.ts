@@ -140,6 +140,41 @@ export interface PositionClosed {
   readonly occurredAt: string;
 }
 
+/** A price alert was created or its target changed: every instance's alert index watches it. */
+export interface PriceAlertSet {
+  readonly type: "PriceAlertSet";
+  readonly alertId: string;
+  readonly userId: string;
+  readonly instrumentId: number;
+  readonly targetPrice: number;
+  readonly direction: "above" | "below";
+  readonly occurredAt: string;
+}
+
+/** A price alert was deleted by its owner: every instance stops watching it. */
+export interface PriceAlertDeleted {
+  readonly type: "PriceAlertDeleted";
+  readonly alertId: string;
+  readonly userId: string;
+  readonly occurredAt: string;
+}
+
+/** The bid reached a price alert's target; it fired once and left the active list. */
+export interface PriceAlertTriggered {
+  readonly type: "PriceAlertTriggered";
+  readonly alertId: string;
+  readonly userId: string;
+  readonly instrumentId: number;
+  readonly symbol: string;
+  readonly targetPrice: number;
+  readonly direction: "above" | "below";
+  /** The bid that reached the target. */
+  readonly price: number;
+  readonly occurredAt: string;
+}
+
+export type PriceAlertEvent = PriceAlertSet | PriceAlertDeleted | PriceAlertTriggered;
+
 export type TradingEvent = PositionOpened | PositionClosed;
 
 /** One instrument's price in a `PricesTicked` broadcast (the market engine's quote). */
@@ -172,6 +207,7 @@ export type DomainEvent =
   | SigningKeysDropped
   | SocialEvent
   | TradingEvent
+  | PriceAlertEvent
   | PricesTicked;
 export type DomainEventType = DomainEvent["type"];
 export type EventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;

@@ -19,7 +19,30 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** The route's domain names whose wire path differs by more than casing (src/http/wire-fields.ts). */
     fields?: WireFields;
+    /**
+     * Upstream's services that wrap their errors (price alerts: `{ success: false, error: { code,
+     * message, details, field } }`): the route's errors carry that envelope beside the one body.
+     */
+    serviceErrors?: boolean;
   }
+}
+
+/** `NotFound` → `NOT_FOUND`, as the service envelope spells codes (upstream's own for validation). */
+const serviceCode = (code: ErrorCode) =>
+  code === "ValidationFailed" ? "VALIDATION_ERROR" : code.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase();
+
+/** The service envelope of an error (decision 0121): what upstream's price-alerts clients read. */
+export function serviceError(mapped: Mapped) {
+  const first = mapped.details?.[0];
+  return {
+    success: false,
+    error: {
+      code: serviceCode(mapped.code),
+      message: mapped.message,
+      ...(mapped.details ? { details: mapped.details.map((d) => d.message).join(" ") } : {}),
+      ...(first ? { field: first.field.slice(first.field.lastIndexOf("/") + 1) } : {}),
+    },
+  };
 }
 
 const FRAMEWORK_ERRORS: Record<string, Mapped> = {
@@ -106,6 +129,7 @@ export function registerErrorHandling(
       errorMessage: mapped.message,
       requestId: request.id,
       ...(mapped.details ? { details: mapped.details } : {}),
+      ...(request.routeOptions.config?.serviceErrors ? serviceError(mapped) : {}),
     });
   });
   // A path the app has, asked with a method it has not, is a 405 naming the methods it has.

@@ -32,6 +32,8 @@ const EVERY_SCOPE = [
   "notifications:write",
   "user-info:read",
   "club:read",
+  "price-alerts:read",
+  "price-alerts:write",
 ];
 
 export interface Request {

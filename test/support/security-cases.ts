@@ -54,6 +54,7 @@ const EXAMPLE_PARAMS: Record<string, string> = {
   candlesCount: "10",
   positionId: "1",
   orderId: "1",
+  alertId: "00000000-0000-4000-8000-000000000000",
   file: "nothing.svg",
   "*": "nothing",
 };
@@ -119,6 +120,13 @@ const onAndOff = (path: string): SecuredCase["route"][] => [`POST ${path}`, `DEL
 const IDENTITY: SecurityCase[] = [
   { route: "GET /api/v1/me", scopes: ANY_AUTHENTICATED },
   { route: "GET /api/v1/clubs", scopes: ["club:read"] },
+];
+
+const PRICE_ALERTS: SecurityCase[] = [
+  { route: "GET /api/v1/price-alerts", scopes: ["price-alerts:read", "price-alerts:write"] },
+  { route: "POST /api/v1/price-alerts", scopes: ["price-alerts:write"], payload: { symbol: "AAPL", targetPrice: 1 } },
+  { route: "PATCH /api/v1/price-alerts/:alertId", scopes: ["price-alerts:write"], payload: { targetPrice: 1 } },
+  { route: "DELETE /api/v1/price-alerts/:alertId", scopes: ["price-alerts:write"] },
 ];
 
 const NOTIFICATIONS: SecurityCase[] = [
@@ -283,7 +291,7 @@ const PUBLIC: SecurityCase[] = [
  * suite runs on several workers, grouped so that a failure says where to look.
  */
 export const SECURITY_CASES = {
-  platform: [...IDENTITY, ...NOTIFICATIONS, ...OAUTH, ...PUBLIC],
+  platform: [...IDENTITY, ...NOTIFICATIONS, ...PRICE_ALERTS, ...OAUTH, ...PUBLIC],
   "market-and-trading": [...MARKET, ...TRADING],
   watchlists: WATCHLISTS,
   "social-posts-and-feeds": [...SOCIAL_POSTS, ...SOCIAL_FEEDS],

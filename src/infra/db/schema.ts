@@ -129,6 +129,21 @@ export interface ClubMembershipsTable {
   updatedAt: string;
 }
 
+/** Price alerts (migration 014, src/modules/price-alerts). */
+export interface PriceAlertsTable {
+  id: string;
+  userId: string;
+  instrumentId: number;
+  symbol: string;
+  targetPrice: number;
+  direction: "above" | "below";
+  currentPrice: number;
+  createdAt: string;
+  updatedAt: string;
+  triggeredAt: string | null;
+  triggeredPrice: number | null;
+}
+
 export interface OauthSessionsTable {
   idHash: string;
   userId: string;
@@ -409,6 +424,7 @@ export interface Database {
   oauthSettings: OauthSettingsTable;
   auditEvents: AuditEventsTable;
   clubMemberships: ClubMembershipsTable;
+  priceAlerts: PriceAlertsTable;
   oauthGrants: OauthGrantsTable;
   oauthCodes: OauthCodesTable;
   oauthRefreshTokens: OauthRefreshTokensTable;

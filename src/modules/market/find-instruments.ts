@@ -99,6 +99,14 @@ export async function searchInstruments(deps: Deps, text: string, limit: number)
   return rows.map(toInstrument);
 }
 
+/** The instrument whose symbol is `symbol`, in any case; undefined when none is. */
+export async function findInstrumentBySymbol(deps: Deps, symbol: string): Promise<Instrument | undefined> {
+  const wanted = symbol.trim().toLowerCase();
+  if (!wanted) return undefined;
+  const [first] = await searchInstruments(deps, wanted, 1);
+  return first && first.symbol.toLowerCase() === wanted ? first : undefined;
+}
+
 export async function searchInstrumentsPage(
   deps: Deps,
   text: string,

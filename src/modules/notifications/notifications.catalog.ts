@@ -34,6 +34,13 @@ export const NOTIFICATION_KINDS = {
     section: "Trading",
     aggregatable: false,
   },
+  priceAlert: {
+    notificationType: "PriceAlert",
+    category: "Trading",
+    subCategory: "PriceAlert",
+    section: "Trading",
+    aggregatable: false,
+  },
   // Social (src/modules/social): see docs/notifications.md
   mention: {
     notificationType: "Mention",

@@ -1,7 +1,7 @@
 import type { Deps } from "../context.js";
 import { notify } from "./notify.js";
 import { registerSocialSubscribers } from "./social-subscribers.js";
-import { newIdFromPosition, positionClosedMessage } from "./trading-messages.js";
+import { newIdFromPosition, positionClosedMessage, priceAlertMessage } from "./trading-messages.js";
 
 /** Turns domain events into notifications. Runs after the publishing transaction commits. */
 export function registerNotificationSubscribers(deps: Deps): void {
@@ -13,6 +13,16 @@ export function registerNotificationSubscribers(deps: Deps): void {
       message: `Welcome, ${event.username}! Your demo account is ready.`,
       actionLink: "/api/v1/me",
       correlationId: event.userId,
+      publishDate: event.occurredAt,
+    });
+  });
+  deps.bus.subscribe("PriceAlertTriggered", async (event) => {
+    await notify(deps, {
+      userId: event.userId,
+      kind: "priceAlert",
+      message: priceAlertMessage(event),
+      actionLink: `/api/v1/market-data/instruments/rates?instrumentIds=${event.instrumentId}`,
+      correlationId: event.alertId,
       publishDate: event.occurredAt,
     });
   });

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { PositionClosed } from "../../core/events.js";
+import type { PositionClosed, PriceAlertTriggered } from "../../core/events.js";
 
 const WHO: Record<PositionClosed["reason"], string> = {
   Manual: "You closed",
@@ -20,4 +20,10 @@ export function positionClosedMessage(e: PositionClosed): string {
 export function newIdFromPosition(positionId: number): string {
   const h = createHash("sha256").update(`position:${positionId}`).digest("hex");
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** "AAPL rose to your price alert at 185.5 (bid 185.52)." */
+export function priceAlertMessage(e: PriceAlertTriggered): string {
+  const moved = e.direction === "above" ? "rose" : "fell";
+  return `${e.symbol || `Instrument ${e.instrumentId}`} ${moved} to your price alert at ${e.targetPrice} (bid ${e.price}).`;
 }

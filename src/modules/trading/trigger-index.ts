@@ -1,11 +1,4 @@
-import sortedBtree from "sorted-btree";
-
-// sorted-btree is CommonJS with its class on `default`: Node hands over module.exports, while
-// bundlers (vitest) unwrap `default` already. Accept both.
-const BTree: typeof sortedBtree.default =
-  (sortedBtree as unknown as { default?: typeof sortedBtree.default }).default ??
-  (sortedBtree as unknown as typeof sortedBtree.default);
-type BTree<K, V> = sortedBtree.default<K, V>;
+import { BTree } from "../../core/sorted-tree.js";
 
 /**
  * The open positions' stop-loss, take-profit and trailing-stop levels, ordered by price per

@@ -10,6 +10,7 @@ import * as retention from "./007-retention.js";
 import * as oauthSettings from "./008-oauth-settings.js";
 import * as audit from "./009-audit.js";
 import * as clubs from "./013-clubs.js";
+import * as priceAlerts from "./014-price-alerts.js";
 
 export interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -27,4 +28,5 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   "008-oauth-settings": oauthSettings,
   "009-audit": audit,
   "013-clubs": clubs,
+  "014-price-alerts": priceAlerts,
 };
