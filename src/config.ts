@@ -14,6 +14,7 @@ import {
 } from "./config/rate-limits.js";
 import { type LogLevel, parseListenSettings, parseServerSettings, type SeedMode } from "./config/server.js";
 import type { Env, Pick } from "./config/shared.js";
+import { parseSignInSettings, type SignInSettings } from "./config/sign-in.js";
 import { parseReadCacheSettings, type ReadCacheSettings } from "./config/social.js";
 import { type DatabaseTarget, parseStorageSettings } from "./config/storage.js";
 import { parseWatchlistLimits, type WatchlistLimits } from "./config/watchlists.js";
@@ -31,6 +32,7 @@ export {
 } from "./config/rate-limits.js";
 export type { LogLevel, SeedMode } from "./config/server.js";
 export { redactUrl } from "./config/shared.js";
+export type { SignInSettings } from "./config/sign-in.js";
 export type { ReadCacheSettings } from "./config/social.js";
 export {
   type DatabaseTarget,
@@ -73,6 +75,8 @@ export interface Config {
   readCache: ReadCacheSettings;
   /** The audit trail of security events: AUDIT_RETENTION_DAYS. */
   audit: AuditSettings;
+  /** The sign-in throttle per account: SIGNIN_FREE_FAILURES, SIGNIN_WINDOW_MINUTES, SIGNIN_MAX_DELAY_SECONDS, SIGNIN_DEVICE_DAYS. */
+  signIn: SignInSettings;
 }
 
 /** Values given on the command line; they win over the environment. */
@@ -117,6 +121,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
   const demo = parseDemoSettings(pick, problems);
   const readCache = parseReadCacheSettings(pick, problems);
   const audit = parseAuditSettings(pick, problems);
+  const signIn = parseSignInSettings(pick, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -128,6 +133,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
     trustProxy,
     readCache,
     audit,
+    signIn,
     port: listen.port,
     host: listen.host,
     database: storage.database,

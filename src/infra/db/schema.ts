@@ -121,6 +121,20 @@ export interface AuditEventsTable {
   details: string;
 }
 
+/** Failed sign-ins per pool (migration 010, docs/decisions/0104); times are ISO text. */
+export interface SignInCountersTable {
+  /** `account:<sha-256 of the lower-cased username>` or `device:<nonce>`. */
+  key: string;
+  /** Failures counted in the current streak (an attempt is counted when it starts). */
+  failures: number;
+  /** No attempt of this pool is checked before this time. */
+  lockedUntil: string;
+  /** The row is forgotten (purged, or treated as absent) from this time. */
+  expiresAt: string;
+  /** Attempts refused during the current delay. */
+  refusals: Generated<number>;
+}
+
 export interface OauthSessionsTable {
   idHash: string;
   userId: string;
@@ -400,6 +414,7 @@ export interface Database {
   oauthSessions: OauthSessionsTable;
   oauthSettings: OauthSettingsTable;
   auditEvents: AuditEventsTable;
+  signInCounters: SignInCountersTable;
   oauthGrants: OauthGrantsTable;
   oauthCodes: OauthCodesTable;
   oauthRefreshTokens: OauthRefreshTokensTable;
