@@ -3,6 +3,7 @@ import { buildApp } from "../../src/app.js";
 import { systemActor } from "../../src/core/actor.js";
 import { listAudit } from "../../src/modules/audit/list-audit.js";
 import { withActor } from "../../src/modules/context.js";
+import { runRetention } from "../../src/modules/maintenance/retention.js";
 import { engines, type Harness, startHarness } from "../support/harness.js";
 import { client, FORM, form, hiddenValue, PASSWORD, passwordUser, pkce } from "./support.js";
 
@@ -140,8 +141,34 @@ describe.each(engines())("sign-in throttle per account on %s (decision 0104)", (
     const otherDevice = (await login(other.username, PASSWORD)).cookies.find((k) => k.name === DEVICE_COOKIE)!.value;
     const forged = `${device.value.slice(0, -3)}AAA`;
     for (const cookie of [otherDevice, forged, "d1.not.a.cookie"]) {
-      expect((await login(user.username, PASSWORD, { device: cookie })).statusCode).toBe(429);
+      expect((await login(user.username, PASSWORD, { device: cookie, address: "192.0.2.56" })).statusCode).toBe(429);
     }
+  });
+
+  it("an address the user signed in from keeps its own counter: a new browser there signs in during the attack", async () => {
+    const user = await passwordUser(h);
+    expect((await login(user.username, PASSWORD, { address: USER_ADDRESS })).statusCode).toBe(303);
+    await attack(user.username, 8);
+    // cookies cleared, same address: not the attacker's pool
+    expect((await login(user.username, PASSWORD, { address: USER_ADDRESS })).statusCode).toBe(303);
+    expect((await login(user.username, PASSWORD, { address: "192.0.2.57" })).statusCode).toBe(429);
+    // guessing from that address spends only that address's counter
+    const there = await statusesOf(user.username, ["g1", "g2", "g3", "g4", "g5", "g6"], USER_ADDRESS);
+    expect(there.map(([s]) => s)).toEqual([401, 401, 401, 401, 401, 429]);
+    const ctx = withActor(h.deps, systemActor("test"));
+    const [last] = await listAudit(ctx, { action: "sign-in.failed", userId: user.id, limit: 1 });
+    expect(last).toMatchObject({ address: USER_ADDRESS, details: { pool: "address", failures: 5 } });
+  });
+
+  it("the retention pass deletes counters whose window has passed", async () => {
+    const user = await passwordUser(h);
+    await statusesOf(user.username, ["r-guess-1"]);
+    wait(15 * 60 + 1);
+    const report = await runRetention(h.deps);
+    expect(report.signInCounters).toBeGreaterThanOrEqual(1);
+    // forgotten: five free failures again
+    const again = await statusesOf(user.username, ["r1", "r2", "r3", "r4", "r5", "r6"]);
+    expect(again.map(([s]) => s)).toEqual([401, 401, 401, 401, 401, 429]);
   });
 
   it("a stolen device cookie gets its own few guesses, then waits like any other pool", async () => {

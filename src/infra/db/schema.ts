@@ -123,7 +123,7 @@ export interface AuditEventsTable {
 
 /** Failed sign-ins per pool (migration 010, docs/decisions/0104); times are ISO text. */
 export interface SignInCountersTable {
-  /** `account:<sha-256 of the lower-cased username>` or `device:<nonce>`. */
+  /** `account:<sha-256 of the lower-cased username>`, `device:<nonce>` or `address:<sha-256 of user id and address>`. */
   key: string;
   /** Failures counted in the current streak (an attempt is counted when it starts). */
   failures: number;
@@ -133,6 +133,12 @@ export interface SignInCountersTable {
   expiresAt: string;
   /** Attempts refused during the current delay. */
   refusals: Generated<number>;
+}
+
+/** Client addresses an account signed in from (migration 010): `key` hashes the user id and the address. */
+export interface SignInKnownAddressesTable {
+  key: string;
+  expiresAt: string;
 }
 
 export interface OauthSessionsTable {
@@ -415,6 +421,7 @@ export interface Database {
   oauthSettings: OauthSettingsTable;
   auditEvents: AuditEventsTable;
   signInCounters: SignInCountersTable;
+  signInKnownAddresses: SignInKnownAddressesTable;
   oauthGrants: OauthGrantsTable;
   oauthCodes: OauthCodesTable;
   oauthRefreshTokens: OauthRefreshTokensTable;

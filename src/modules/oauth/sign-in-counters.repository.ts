@@ -54,8 +54,28 @@ export const signInCountersRepository = (db: Executor) => ({
     await db.deleteFrom("signInCounters").where("key", "=", key).execute();
   },
 
+  async isKnownAddress(key: string, at: string): Promise<boolean> {
+    const row = await db
+      .selectFrom("signInKnownAddresses")
+      .select("key")
+      .where("key", "=", key)
+      .where("expiresAt", ">", at)
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  async rememberAddress(key: string, expiresAt: string): Promise<void> {
+    await db
+      .insertInto("signInKnownAddresses")
+      .values({ key, expiresAt })
+      .onConflict((oc) => oc.column("key").doUpdateSet({ expiresAt }))
+      .execute();
+  },
+
+  /** Counters and known addresses expired at `at`. */
   async deleteExpired(at: string): Promise<number> {
-    const result = await db.deleteFrom("signInCounters").where("expiresAt", "<=", at).executeTakeFirst();
-    return Number(result.numDeletedRows);
+    const counters = await db.deleteFrom("signInCounters").where("expiresAt", "<=", at).executeTakeFirst();
+    const addresses = await db.deleteFrom("signInKnownAddresses").where("expiresAt", "<=", at).executeTakeFirst();
+    return Number(counters.numDeletedRows) + Number(addresses.numDeletedRows);
   },
 });

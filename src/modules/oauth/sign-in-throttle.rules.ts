@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { SignInSettings } from "../../config.js";
 
 /** Which failure counter an attempt spends (decision 0104). */
-export type SignInPool = "account" | "device";
+export type SignInPool = "account" | "device" | "address";
 
 /**
  * The wait after the `failures`-th failure of a pool: none while failures stay below the free
@@ -27,6 +27,13 @@ export const accountPoolKey = (username: string) =>
 
 /** The counter of one browser that signed in to the account before (its device cookie's nonce). */
 export const devicePoolKey = (nonce: string) => `device:${nonce}`;
+
+/**
+ * An account and a client address it signed in from: the key of that address's own counter for
+ * that account, and of the record that it is known.
+ */
+export const addressKey = (userId: string, address: string) =>
+  createHash("sha256").update(`${userId}|${address}`).digest("hex");
 
 /** Whole seconds until `until` (at least 1 while it is still ahead). */
 export const secondsUntil = (until: string, now: Date) =>

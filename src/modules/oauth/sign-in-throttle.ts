@@ -1,6 +1,13 @@
 import type { Deps } from "../context.js";
 import { type SignInCounterRow, signInCountersRepository } from "./sign-in-counters.repository.js";
-import { secondsUntil, signInDelaySeconds } from "./sign-in-throttle.rules.js";
+import {
+  accountPoolKey,
+  addressKey,
+  devicePoolKey,
+  type SignInPool,
+  secondsUntil,
+  signInDelaySeconds,
+} from "./sign-in-throttle.rules.js";
 
 /** An attempt may be checked: it is already counted as a failure (success forgets the pool). */
 export interface ClaimedAttempt {
@@ -22,6 +29,40 @@ export interface RefusedAttempt {
   retryAfter: number;
   /** The first refusal of this wait (the one the audit trail keeps). */
   firstRefusal: boolean;
+}
+
+export interface PoolChoice {
+  pool: SignInPool;
+  key: string;
+}
+
+/**
+ * Which counter an attempt spends (decision 0104): its device cookie's, when the browser holds a
+ * valid one of the account typed; else, when the account signed in from this client address
+ * within SIGNIN_DEVICE_DAYS, that address's own; else the account's counter of unknown browsers
+ * (an unknown username always lands there).
+ */
+export async function chooseSignInPool(
+  deps: Deps,
+  typed: { username: string; address: string },
+  accountId: string | undefined,
+  deviceCookie: { userId: string; nonce: string } | null,
+): Promise<PoolChoice> {
+  if (accountId && deviceCookie?.userId === accountId)
+    return { pool: "device", key: devicePoolKey(deviceCookie.nonce) };
+  if (accountId) {
+    const key = addressKey(accountId, typed.address);
+    if (await signInCountersRepository(deps.db.kysely).isKnownAddress(key, deps.clock.now().toISOString())) {
+      return { pool: "address", key: `address:${key}` };
+    }
+  }
+  return { pool: "account", key: accountPoolKey(typed.username) };
+}
+
+/** After a success: this address is known for this account for SIGNIN_DEVICE_DAYS. */
+export async function rememberSignInAddress(deps: Deps, userId: string, address: string): Promise<void> {
+  const expiresAt = new Date(deps.clock.now().getTime() + deps.config.signIn.deviceCookieSeconds * 1000);
+  await signInCountersRepository(deps.db.kysely).rememberAddress(addressKey(userId, address), expiresAt.toISOString());
 }
 
 /** A bound on compare-and-set retries when instances race for one pool. */

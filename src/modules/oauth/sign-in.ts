@@ -4,8 +4,12 @@ import type { Deps } from "../context.js";
 import { authenticatePassword, findAccount } from "../identity/authenticate-password.js";
 import { issueDeviceCookie, readDeviceCookie } from "./device-cookie.js";
 import { type Session, startSession } from "./sessions.js";
-import { claimSignInAttempt, forgetSignInFailures } from "./sign-in-throttle.js";
-import { accountPoolKey, devicePoolKey, type SignInPool } from "./sign-in-throttle.rules.js";
+import {
+  chooseSignInPool,
+  claimSignInAttempt,
+  forgetSignInFailures,
+  rememberSignInAddress,
+} from "./sign-in-throttle.js";
 
 export interface SignInAttempt {
   /** As typed on the page. */
@@ -25,17 +29,17 @@ export type SignInResult =
 
 /**
  * The sign-in of the OAuth login page, throttled per account (decision 0104). An attempt from a
- * browser holding a device cookie of the account it names spends that cookie's own counter;
- * any other attempt (a new browser, an attacker, an unknown username) spends the account's
- * counter of unknown browsers. Past the free failures a pool waits 1 s, 2 s, 4 s … up to the cap,
+ * browser holding a device cookie of the account it names spends that cookie's own counter; one
+ * from an address the account signed in from spends that address's; any other attempt (a new
+ * browser elsewhere, an attacker, an unknown username) spends the account's counter of unknown
+ * browsers. Past the free failures a pool waits 1 s, 2 s, 4 s … up to the cap,
  * and while it waits passwords are not checked, so the answer says nothing about them.
  */
 export async function signInWithPassword(deps: Deps, attempt: SignInAttempt): Promise<SignInResult> {
   const settings = deps.config.signIn;
   const account = await findAccount(deps, attempt.username);
   const device = await readDeviceCookie(deps, attempt.deviceCookie);
-  const pool: SignInPool = device && account && device.userId === account.userId ? "device" : "account";
-  const key = pool === "device" && device ? devicePoolKey(device.nonce) : accountPoolKey(attempt.username);
+  const { pool, key } = await chooseSignInPool(deps, attempt, account?.userId, device);
   const audit = (entry: Pick<AuditEntry, "action" | "outcome">, details: Record<string, number>) =>
     recordAudit(deps, {
       ...entry,
@@ -64,6 +68,7 @@ export async function signInWithPassword(deps: Deps, attempt: SignInAttempt): Pr
   }
 
   await forgetSignInFailures(deps, key);
+  await rememberSignInAddress(deps, user.userId, attempt.address);
   const started = await startSession(deps, user);
   const deviceCookie = await issueDeviceCookie(deps, user.userId, settings.deviceCookieSeconds);
   const details = { failuresBefore: claim.failures - 1, refusedBefore: claim.refusedBefore };
