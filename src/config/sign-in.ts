@@ -6,13 +6,13 @@
 import type { Pick } from "./shared.js";
 
 export interface SignInSettings {
-  /** Failed sign-ins of one pool (an account's unknown browsers, or one known browser) before a delay. */
+  /** Failed sign-ins of one pool (an account's unknown browsers, one known browser or address) before a delay. */
   freeFailures: number;
   /** A pool is forgotten this long after its last delay ended without a new failure (seconds). */
   windowSeconds: number;
   /** The longest delay: 1 s after the free failures, doubling per failure, capped here (seconds). */
   maxDelaySeconds: number;
-  /** How long the device cookie of a browser that signed in is kept (seconds). */
+  /** How long the device cookie of a browser that signed in, and the address it came from, are kept (seconds). */
   deviceCookieSeconds: number;
 }
 
