@@ -198,6 +198,7 @@ describe.each(engines())("sign-in throttle per account on %s (decision 0104)", (
     ]);
     expect(missing).toEqual(known);
     const a = await login(user.username, "x-guess-x");
+    expect(a.body).toContain("Too many failed sign-ins for this account; try again in 1 second.");
     const b = await login(unknown, "x-guess-x");
     expect(b.body.replace(unknown, "NAME")).toBe(a.body.replace(user.username, "NAME"));
     // the username is matched as sign-in matches it: another casing is the same account

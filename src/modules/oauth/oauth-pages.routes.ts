@@ -116,7 +116,8 @@ export function registerOAuthPages(scope: FastifyInstance, deps: Deps, issuer: (
     });
     if (result.kind === "throttled") {
       void reply.header("retry-after", String(result.retryAfter));
-      const error = `Too many failed sign-ins for this account; try again in ${result.retryAfter} seconds.`;
+      const wait = result.retryAfter === 1 ? "1 second" : `${result.retryAfter} seconds`;
+      const error = `Too many failed sign-ins for this account; try again in ${wait}.`;
       return showLogin(reply, request, check, 429, { username, error });
     }
     if (result.kind === "wrong") {
