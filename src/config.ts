@@ -16,6 +16,7 @@ import {
 } from "./config/rate-limits.js";
 import { type LogLevel, parseListenSettings, parseServerSettings, type SeedMode } from "./config/server.js";
 import type { Env, Pick } from "./config/shared.js";
+import { parseSignInSettings, type SignInSettings } from "./config/sign-in.js";
 import { parseReadCacheSettings, type ReadCacheSettings } from "./config/social.js";
 import { type DatabaseTarget, parseStorageSettings } from "./config/storage.js";
 import { parseWatchlistLimits, type WatchlistLimits } from "./config/watchlists.js";
@@ -33,6 +34,7 @@ export {
 } from "./config/rate-limits.js";
 export type { LogLevel, SeedMode } from "./config/server.js";
 export { redactUrl } from "./config/shared.js";
+export type { SignInSettings } from "./config/sign-in.js";
 export type { ReadCacheSettings } from "./config/social.js";
 export {
   type DatabaseTarget,
@@ -79,6 +81,8 @@ export interface Config {
   clubs: ClubProgramme;
   /** Price alerts: PRICE_ALERTS_MAX_PER_USER. */
   priceAlerts: PriceAlertSettings;
+  /** The sign-in throttle per account: SIGNIN_FREE_FAILURES, SIGNIN_WINDOW_MINUTES, SIGNIN_MAX_DELAY_SECONDS, SIGNIN_DEVICE_DAYS. */
+  signIn: SignInSettings;
 }
 
 /** Values given on the command line; they win over the environment. */
@@ -125,6 +129,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
   const audit = parseAuditSettings(pick, problems);
   const clubs = parseClubProgramme(pick, problems);
   const priceAlerts = parsePriceAlertSettings(pick, problems);
+  const signIn = parseSignInSettings(pick, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -138,6 +143,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
     audit,
     clubs,
     priceAlerts,
+    signIn,
     port: listen.port,
     host: listen.host,
     database: storage.database,

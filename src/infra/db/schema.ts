@@ -144,6 +144,26 @@ export interface PriceAlertsTable {
   triggeredPrice: number | null;
 }
 
+/** Failed sign-ins per pool (migration 010, docs/decisions/0104); times are ISO text. */
+export interface SignInCountersTable {
+  /** `account:<sha-256 of the lower-cased username>`, `device:<nonce>` or `address:<sha-256 of user id and address>`. */
+  key: string;
+  /** Failures counted in the current streak (an attempt is counted when it starts). */
+  failures: number;
+  /** No attempt of this pool is checked before this time. */
+  lockedUntil: string;
+  /** The row is forgotten (purged, or treated as absent) from this time. */
+  expiresAt: string;
+  /** Attempts refused during the current delay. */
+  refusals: Generated<number>;
+}
+
+/** Client addresses an account signed in from (migration 010): `key` hashes the user id and the address. */
+export interface SignInKnownAddressesTable {
+  key: string;
+  expiresAt: string;
+}
+
 export interface OauthSessionsTable {
   idHash: string;
   userId: string;
@@ -425,6 +445,8 @@ export interface Database {
   auditEvents: AuditEventsTable;
   clubMemberships: ClubMembershipsTable;
   priceAlerts: PriceAlertsTable;
+  signInCounters: SignInCountersTable;
+  signInKnownAddresses: SignInKnownAddressesTable;
   oauthGrants: OauthGrantsTable;
   oauthCodes: OauthCodesTable;
   oauthRefreshTokens: OauthRefreshTokensTable;

@@ -30,3 +30,14 @@ export async function authenticatePassword(
 export async function usernameOf(deps: Deps, userId: string): Promise<string | null> {
   return (await identityRepository(deps.db.kysely).findUserById(userId))?.username ?? null;
 }
+
+/**
+ * The account a username typed on the sign-in page names (matched as sign-in matches it), or null.
+ * For the sign-in throttle and the audit trail; it checks nothing.
+ */
+export async function findAccount(deps: Deps, username: string): Promise<PasswordUser | null> {
+  const user = username.trim()
+    ? await identityRepository(deps.db.kysely).findUserByUsername(username.trim())
+    : undefined;
+  return user ? { userId: user.id, username: user.username } : null;
+}

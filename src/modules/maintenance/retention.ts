@@ -11,6 +11,7 @@ export interface RetentionReport {
   codes: number;
   refreshTokens: number;
   sessions: number;
+  signInCounters: number;
   auditEvents: number;
 }
 

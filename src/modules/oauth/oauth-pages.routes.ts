@@ -11,10 +11,13 @@ import {
 } from "./authorize.js";
 import { consentPage, errorPage, loginPage } from "./oauth.pages.js";
 import { authParamsOf, collect, formOf, sendPage } from "./oauth-forms.routes.js";
-import { findSession, newCsrfToken, SESSION_TTL_SECONDS, signIn, signOut } from "./sessions.js";
+import { findSession, newCsrfToken, SESSION_TTL_SECONDS, signOut } from "./sessions.js";
+import { signInWithPassword } from "./sign-in.js";
 
 const SESSION_COOKIE = "sta_oauth_session";
 const LOGIN_CSRF_COOKIE = "sta_oauth_login_csrf";
+/** Names the account this browser signed in to (decision 0104): its failures are counted apart. */
+const DEVICE_COOKIE = "sta_oauth_device";
 
 /** The sign-in and consent pages of the authorization code flow (decision 0035). */
 export function registerOAuthPages(scope: FastifyInstance, deps: Deps, issuer: () => string): void {
@@ -96,7 +99,8 @@ export function registerOAuthPages(scope: FastifyInstance, deps: Deps, issuer: (
     );
   });
 
-  // Password guessing spends the caller's (the client address's) default and writes pools.
+  // Password guessing spends the caller's (the client address's) default and writes pools, and
+  // the account's sign-in throttle (decision 0104).
   const loginAccess = { auth: "optional" as const, scopes: ANY_AUTHENTICATED, rateLimit: "writes" as const };
   scope.post("/oauth/login", { schema: { hide: true }, config: { access: loginAccess } }, async (request, reply) => {
     const form = formOf(request);
@@ -104,12 +108,24 @@ export function registerOAuthPages(scope: FastifyInstance, deps: Deps, issuer: (
     const check = await checkAuthorizationRequest(deps, authParamsOf(form.values), form.duplicates);
     if (!check.ok) return refuse(reply, check);
     const username = form.values.username ?? "";
-    const signedIn = await signIn(deps, username, form.values.password ?? "");
-    if (!signedIn) {
+    const result = await signInWithPassword(deps, {
+      username,
+      password: form.values.password ?? "",
+      address: request.ip,
+      deviceCookie: request.cookies[DEVICE_COOKIE],
+    });
+    if (result.kind === "throttled") {
+      void reply.header("retry-after", String(result.retryAfter));
+      const wait = result.retryAfter === 1 ? "1 second" : `${result.retryAfter} seconds`;
+      const error = `Too many failed sign-ins for this account; try again in ${wait}.`;
+      return showLogin(reply, request, check, 429, { username, error });
+    }
+    if (result.kind === "wrong") {
       return showLogin(reply, request, check, 401, { username, error: "Wrong username or password." });
     }
     void reply
-      .setCookie(SESSION_COOKIE, signedIn.sessionId, cookieOptions(SESSION_TTL_SECONDS))
+      .setCookie(SESSION_COOKIE, result.sessionId, cookieOptions(SESSION_TTL_SECONDS))
+      .setCookie(DEVICE_COOKIE, result.deviceCookie, cookieOptions(deps.config.signIn.deviceCookieSeconds))
       .clearCookie(LOGIN_CSRF_COOKIE, { path: "/oauth" });
     return reply.redirect(authorizeUrl(check.request.params), 303);
   });

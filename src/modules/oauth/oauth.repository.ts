@@ -44,6 +44,15 @@ export const oauthRepository = (db: Executor) => ({
       .execute();
   },
 
+  /** Stores a setting unless one of that name exists (instances racing at first use agree). */
+  async putSettingIfAbsent(name: string, value: string, at: string): Promise<void> {
+    await db
+      .insertInto("oauthSettings")
+      .values({ name, value, updatedAt: at })
+      .onConflict((oc) => oc.column("name").doNothing())
+      .execute();
+  },
+
   async insertClient(row: ClientRow): Promise<void> {
     await db.insertInto("oauthClients").values(row).execute();
   },

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { isoNow } from "../../core/clock.js";
 import { hashSecret } from "../../core/ids.js";
 import type { Deps } from "../context.js";
-import { authenticatePassword, usernameOf } from "../identity/authenticate-password.js";
+import { type PasswordUser, usernameOf } from "../identity/authenticate-password.js";
 import { oauthRepository } from "./oauth.repository.js";
 
 /** How long a sign-in on the consent page lasts. */
@@ -17,16 +17,11 @@ export interface Session {
 export const newCsrfToken = () => randomBytes(24).toString("base64url");
 
 /**
- * Signs a user in on the authorization server's own page. The session id lives only in an
- * HttpOnly cookie (its hash in the database); the CSRF token of the consent form is bound to it.
+ * Starts a sign-in on the authorization server's own page for a user whose password was checked
+ * (src/modules/oauth/sign-in.ts). The session id lives only in an HttpOnly cookie (its hash in the
+ * database); the CSRF token of the consent form is bound to it.
  */
-export async function signIn(
-  deps: Deps,
-  username: string,
-  password: string,
-): Promise<{ sessionId: string; session: Session } | null> {
-  const user = await authenticatePassword(deps, username, password);
-  if (!user) return null;
+export async function startSession(deps: Deps, user: PasswordUser): Promise<{ sessionId: string; session: Session }> {
   const sessionId = randomBytes(32).toString("base64url");
   const now = deps.clock.now();
   const csrfToken = newCsrfToken();

@@ -9,6 +9,7 @@ import * as social from "./006-social.js";
 import * as retention from "./007-retention.js";
 import * as oauthSettings from "./008-oauth-settings.js";
 import * as audit from "./009-audit.js";
+import * as signInThrottle from "./010-sign-in-throttle.js";
 import * as clubs from "./013-clubs.js";
 import * as priceAlerts from "./014-price-alerts.js";
 
@@ -27,6 +28,7 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   "007-retention": retention,
   "008-oauth-settings": oauthSettings,
   "009-audit": audit,
+  "010-sign-in-throttle": signInThrottle,
   "013-clubs": clubs,
   "014-price-alerts": priceAlerts,
 };
