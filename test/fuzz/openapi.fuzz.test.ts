@@ -93,7 +93,7 @@ function acceptedScopes(op: Operation): Set<string> | "any" {
 
 /** Problems with the answer to `r`, the one-body rules plus the access rule. */
 function judge(r: FuzzRequest, answer: Answer): string[] {
-  const problems = problemsOf(answer);
+  const problems = problemsOf(answer, r.op.errorKeys);
   if (answer.statusCode < 300 && !admitsAnonymous(r.op)) {
     if (r.credential === "anonymous") problems.push("answered an anonymous caller");
     const scopes = acceptedScopes(r.op);

@@ -42,6 +42,8 @@ export interface Operation {
   body: JsonSchema | undefined;
   /** Security alternatives; `{}` among them means anonymous callers are admitted. */
   security: Record<string, string[]>[];
+  /** Keys the operation's error answers document beyond the one body's (price alerts' envelope). */
+  errorKeys: ReadonlySet<string>;
 }
 
 interface Document {
@@ -54,6 +56,7 @@ interface Document {
         parameters?: Parameter[];
         security?: Operation["security"];
         requestBody?: { content: Record<string, { schema: JsonSchema }> };
+        responses?: Record<string, { content?: Record<string, { schema: JsonSchema }> }>;
       }
     >
   >;
@@ -73,6 +76,7 @@ export function operationsOf(doc: Document): Operation[] {
         params: (op.parameters ?? []).filter((p) => p.in !== "header"),
         body: op.requestBody?.content["application/json"]?.schema,
         security: op.security ?? [],
+        errorKeys: new Set(Object.keys(op.responses?.["422"]?.content?.["application/json"]?.schema.properties ?? {})),
       })),
   );
 }
