@@ -12,6 +12,7 @@ import {
   type RateLimitSettings,
   type TrustProxy,
 } from "./config/rate-limits.js";
+import { parseSecretsSettings, type SecretsSettings } from "./config/secrets.js";
 import { type LogLevel, parseListenSettings, parseServerSettings, type SeedMode } from "./config/server.js";
 import type { Env, Pick } from "./config/shared.js";
 import { parseReadCacheSettings, type ReadCacheSettings } from "./config/social.js";
@@ -29,6 +30,7 @@ export {
   type RateLimitSettings,
   type TrustProxy,
 } from "./config/rate-limits.js";
+export { type ConfiguredKey, MAKE_A_KEY, type SecretsSettings } from "./config/secrets.js";
 export type { LogLevel, SeedMode } from "./config/server.js";
 export { redactUrl } from "./config/shared.js";
 export type { ReadCacheSettings } from "./config/social.js";
@@ -73,6 +75,10 @@ export interface Config {
   readCache: ReadCacheSettings;
   /** The audit trail of security events: AUDIT_RETENTION_DAYS. */
   audit: AuditSettings;
+  /** NODE_ENV=production: settings that have a convenient default elsewhere must be given (0105). */
+  production: boolean;
+  /** The key that seals secrets in the store: SECRETS_KEY(_FILE), SECRETS_KEY_PREVIOUS(_FILE) (0105). */
+  secrets: Omit<SecretsSettings, "production">;
 }
 
 /** Values given on the command line; they win over the environment. */
@@ -117,6 +123,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
   const demo = parseDemoSettings(pick, problems);
   const readCache = parseReadCacheSettings(pick, problems);
   const audit = parseAuditSettings(pick, problems);
+  const { production, ...secrets } = parseSecretsSettings(pick, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -128,6 +135,8 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
     trustProxy,
     readCache,
     audit,
+    production,
+    secrets,
     port: listen.port,
     host: listen.host,
     database: storage.database,
