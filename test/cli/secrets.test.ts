@@ -1,9 +1,11 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import Database from "better-sqlite3";
+import { exportJWK, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { secretsKeyId } from "../../src/core/secrets.js";
 
@@ -154,5 +156,80 @@ describe("secrets at rest from the CLI", { timeout: 180_000 }, () => {
     expect(events).toHaveLength(2);
     expect(events[1]).toMatchObject({ actor: "system:cli", details: { keyId: id2, from: id1, count: 2 } });
     expect(events[0]).toMatchObject({ details: { keyId: id2, count: 0 } });
+  });
+
+  it("upgrade: a store whose signing key is plain JWK is sealed by the first serve, and its tokens keep working", async () => {
+    const db = join(dir, "upgrade.db");
+    const key = randomBytes(32).toString("base64");
+    const env = { SECRETS_KEY: key, PUBLIC_URL: "http://127.0.0.1:1" };
+    expect((await cli(["users", "create", "--username", "old", "--database", db], env)).code).toBe(0);
+    // The row as the server wrote it before 0105.
+    const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: true });
+    const kid = "legacy-cli-kid";
+    const store = new Database(db);
+    store
+      .prepare(
+        "insert into oauth_signing_keys (kid, alg, private_jwk, public_jwk, created_at, retired_at) values (?, ?, ?, ?, ?, null)",
+      )
+      .run(
+        kid,
+        "ES256",
+        JSON.stringify({ ...(await exportJWK(privateKey)), kid, alg: "ES256" }),
+        JSON.stringify({ ...(await exportJWK(publicKey)), kid, alg: "ES256", use: "sig" }),
+        new Date().toISOString(),
+      );
+    store.close();
+    const minted = await cli(
+      ["tokens", "create", "--user", "old", "--scopes", "user-info:read", "--database", db, "--json"],
+      env,
+    );
+    expect(minted.code).toBe(0);
+    const token = JSON.parse(minted.stdout).access_token as string;
+    expect(kidOf(token)).toBe(kid);
+
+    const full = { ...process.env, ...env, LOG_LEVEL: "info", NODE_ENV: "test" };
+    const child = spawn(
+      process.execPath,
+      [BIN, "serve", "--port", "0", "--seed", "never", "--database", db, "--json"],
+      {
+        env: full,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    let out = "";
+    try {
+      const baseUrl = await new Promise<string>((resolve, reject) => {
+        const look = (chunk: Buffer) => {
+          out += chunk;
+          const found = /"baseUrl": "([^"]+)"/.exec(out);
+          if (found) resolve(found[1]!);
+        };
+        child.stdout.on("data", look);
+        child.stderr.on("data", look);
+        child.once("exit", (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
+      });
+      expect(out).toContain(
+        `sealed 1 OAuth signing key(s) stored plain under secrets key ${secretsKeyId(Buffer.from(key, "base64"))}`,
+      );
+      const res = await fetch(`${baseUrl}/api/v1/me`, {
+        headers: { authorization: `Bearer ${token}`, "x-request-id": crypto.randomUUID() },
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      child.kill("SIGTERM");
+      if (child.exitCode === null) await new Promise((resolve) => child.once("exit", resolve));
+    }
+    const reader = new Database(db, { readonly: true });
+    const row = reader.prepare("select private_jwk as privateJwk from oauth_signing_keys where kid = ?").get(kid) as {
+      privateJwk: string;
+    };
+    reader.close();
+    expect(row.privateJwk).toMatch(/^enc:v1:[0-9a-f]{8}:/);
+    expect(row.privateJwk).not.toContain('"d"');
+    const after = await cli(
+      ["tokens", "create", "--user", "old", "--scopes", "user-info:read", "--database", db, "--json"],
+      env,
+    );
+    expect(kidOf(JSON.parse(after.stdout).access_token)).toBe(kid);
   });
 });
