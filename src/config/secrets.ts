@@ -54,7 +54,11 @@ function readKey(pick: Pick, name: string, problems: string[]): ConfiguredKey | 
     problems.push(`${file !== undefined ? `The key in ${name}_FILE ("${file}")` : name} ${key}`);
     return undefined;
   }
-  return { key, id: secretsKeyId(key), source };
+  // Not enumerable: a config printed or logged whole never shows the key.
+  return Object.defineProperty({ id: secretsKeyId(key), source }, "key", {
+    value: key,
+    enumerable: false,
+  }) as ConfiguredKey;
 }
 
 export function parseSecretsSettings(pick: Pick, problems: string[]): SecretsSettings {

@@ -103,12 +103,13 @@ describe.each(engines())("signing private keys at rest (%s)", (engine) => {
 
   it("a wrong key is a start-up error naming the key id needed; tokens still verify, signing says why", async () => {
     const before = await h.bearer(["user-info:read"]);
-    const wrong = await restart(h, { SECRETS_KEY: b64(randomBytes(32)) });
+    const wrongKey = randomBytes(32);
+    const wrong = await restart(h, { SECRETS_KEY: b64(wrongKey) });
     try {
       const start = prepareSigningKeys(withActor(wrong.deps, systemActor("serve")));
       await expect(start).rejects.toBeInstanceOf(SecretsError);
       await expect(start).rejects.toThrow(
-        `is sealed under secrets key ${secretsKeyId(k1)}, which this server does not have: set SECRETS_KEY (or SECRETS_KEY_PREVIOUS) to it`,
+        `is sealed under secrets key ${secretsKeyId(k1)}, which this server does not have (it has ${secretsKeyId(wrongKey)}): set SECRETS_KEY (or SECRETS_KEY_PREVIOUS) to it`,
       );
       // Verifying needs the public half only.
       expect((await me(wrong.app, before.token)).statusCode).toBe(200);

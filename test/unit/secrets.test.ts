@@ -140,6 +140,12 @@ describe("secrets settings", () => {
       id: secretsKeyId(k),
       source: "SECRETS_KEY",
     });
+    // A config printed or logged whole never shows the key.
+    const printed = JSON.stringify(loadConfig({ SECRETS_KEY: k.toString("base64") }));
+    expect(printed).toContain(secretsKeyId(k));
+    for (const form of [k.toString("base64"), k.toString("hex"), JSON.stringify([...k])]) {
+      expect(printed).not.toContain(form);
+    }
     const file = join(dir, "key");
     writeFileSync(file, `${k.toString("base64")}\n`);
     const fromFile = loadConfig({ SECRETS_KEY_FILE: file }).secrets.current!;

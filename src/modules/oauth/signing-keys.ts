@@ -89,7 +89,7 @@ export class KeyStore {
    * that none of our secrets keys opens are an error naming the key id needed, not a new key.
    */
   async current(): Promise<SigningKey & { privateKey: CryptoKey }> {
-    const found = usable(await this.fresh());
+    const found = usable(await this.fresh(), this.secrets);
     if (found) return found;
     // Concurrent first requests make one key (other instances may add theirs: all are trusted).
     this.creating ??= (async () => {
@@ -101,7 +101,7 @@ export class KeyStore {
       }
     })();
     await this.creating;
-    return usable(this.keys)!;
+    return usable(this.keys, this.secrets)!;
   }
 
   /** Keys that may verify a token now: active ones and recently retired ones. */
@@ -124,22 +124,25 @@ export class KeyStore {
  * The newest active key we can sign with; undefined when there is no active key. Active keys
  * that none of them opens: the error names the secrets key id needed.
  */
-function usable(keys: SigningKey[]): (SigningKey & { privateKey: CryptoKey }) | undefined {
+function usable(keys: SigningKey[], secrets: SecretBox): (SigningKey & { privateKey: CryptoKey }) | undefined {
   const active = keys.filter((k) => k.retiredAt === null);
   const found = active.find((k): k is SigningKey & { privateKey: CryptoKey } => k.privateKey !== undefined);
   if (found || active.length === 0) return found;
-  throw unreadableKeys(active);
+  throw unreadableKeys(active, secrets.keyIds);
 }
 
 /** One sentence for keys this server cannot open: which kids, under which secrets key ids. */
-export function unreadableKeys(keys: readonly Pick<SigningKey, "kid" | "unreadable">[]): SecretsError {
+export function unreadableKeys(
+  keys: readonly Pick<SigningKey, "kid" | "unreadable">[],
+  have: readonly string[],
+): SecretsError {
   const first = keys[0]?.unreadable;
   const kids = keys.map((k) => k.kid).join(", ");
   const needed = [...new Set(keys.map((k) => k.unreadable?.keyId).filter((id) => id !== undefined))];
   if (needed.length > 0) {
     return new SecretsError(
       "unknown-key",
-      `the OAuth signing key${keys.length > 1 ? "s" : ""} ${kids} ${keys.length > 1 ? "are" : "is"} sealed under secrets key ${needed.join(" and ")}, which this server does not have: set SECRETS_KEY (or SECRETS_KEY_PREVIOUS) to it, or, if it is lost, run \`signing-keys rotate --drop-previous\` (tokens those keys signed stop working)`,
+      `the OAuth signing key${keys.length > 1 ? "s" : ""} ${kids} ${keys.length > 1 ? "are" : "is"} sealed under secrets key ${needed.join(" and ")}, which this server does not have (it has ${have.join(" and ")}): set SECRETS_KEY (or SECRETS_KEY_PREVIOUS) to it, or, if it is lost, run \`signing-keys rotate --drop-previous\` (tokens those keys signed stop working)`,
       needed[0],
     );
   }
@@ -294,7 +297,10 @@ export async function prepareSigningKeys(ctx: Ctx): Promise<SigningKeysCheck> {
   const states = rows.map((row) => ({ row, ...sealState(row, ctx.secrets) }));
   const unreadable = states.filter((s) => s.state === "unreadable");
   if (unreadable.length > 0) {
-    throw unreadableKeys(unreadable.map((s) => ({ kid: s.row.kid, unreadable: s.error })));
+    throw unreadableKeys(
+      unreadable.map((s) => ({ kid: s.row.kid, unreadable: s.error })),
+      ctx.secrets.keyIds,
+    );
   }
   const plain = states.filter((s) => s.state === "plain").map((s) => s.row);
   const sealed = plain.length > 0 ? await reseal(ctx, plain, "sealed the signing keys stored plain") : [];
@@ -359,7 +365,10 @@ export async function reencryptSigningKeys(
   const states = rows.map((row) => ({ row, ...sealState(row, ctx.secrets) }));
   const unreadable = states.filter((s) => s.state === "unreadable");
   if (unreadable.length > 0) {
-    throw unreadableKeys(unreadable.map((s) => ({ kid: s.row.kid, unreadable: s.error })));
+    throw unreadableKeys(
+      unreadable.map((s) => ({ kid: s.row.kid, unreadable: s.error })),
+      ctx.secrets.keyIds,
+    );
   }
   const moving = states.filter((s) => s.state === "plain" || s.state === "previous");
   const from = Object.fromEntries(moving.map((s) => [s.row.kid, s.keyId ?? "plain"]));
