@@ -14,6 +14,7 @@ import {
   type RateLimitSettings,
   type TrustProxy,
 } from "./config/rate-limits.js";
+import { parseSecretsSettings, type SecretsSettings } from "./config/secrets.js";
 import { type LogLevel, parseListenSettings, parseServerSettings, type SeedMode } from "./config/server.js";
 import type { Env, Pick } from "./config/shared.js";
 import { parseSignInSettings, type SignInSettings } from "./config/sign-in.js";
@@ -32,6 +33,7 @@ export {
   type RateLimitSettings,
   type TrustProxy,
 } from "./config/rate-limits.js";
+export { type ConfiguredKey, MAKE_A_KEY, type SecretsSettings } from "./config/secrets.js";
 export type { LogLevel, SeedMode } from "./config/server.js";
 export { redactUrl } from "./config/shared.js";
 export type { SignInSettings } from "./config/sign-in.js";
@@ -83,6 +85,10 @@ export interface Config {
   priceAlerts: PriceAlertSettings;
   /** The sign-in throttle per account: SIGNIN_FREE_FAILURES, SIGNIN_WINDOW_MINUTES, SIGNIN_MAX_DELAY_SECONDS, SIGNIN_DEVICE_DAYS. */
   signIn: SignInSettings;
+  /** NODE_ENV=production: settings that have a convenient default elsewhere must be given (0105). */
+  production: boolean;
+  /** The key that seals secrets in the store: SECRETS_KEY(_FILE), SECRETS_KEY_PREVIOUS(_FILE) (0105). */
+  secrets: Omit<SecretsSettings, "production">;
 }
 
 /** Values given on the command line; they win over the environment. */
@@ -130,6 +136,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
   const clubs = parseClubProgramme(pick, problems);
   const priceAlerts = parsePriceAlertSettings(pick, problems);
   const signIn = parseSignInSettings(pick, problems);
+  const { production, ...secrets } = parseSecretsSettings(pick, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -144,6 +151,8 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
     clubs,
     priceAlerts,
     signIn,
+    production,
+    secrets,
     port: listen.port,
     host: listen.host,
     database: storage.database,

@@ -6,6 +6,7 @@ import { serve } from "./cli/serve.js";
 import { type Config, ConfigError, type ConfigFlags, loadConfig, redactUrl } from "./config.js";
 import { systemActor } from "./core/actor.js";
 import { AppError } from "./core/errors.js";
+import { SecretsError } from "./core/secrets.js";
 import { DatabaseUnavailableError } from "./infra/db/database.js";
 import { migrateToLatest } from "./infra/db/migrate.js";
 import { type Ctx, type Deps, withActor } from "./modules/context.js";
@@ -34,6 +35,7 @@ const program = new Command("social-trading-api")
     "\nEnvironment (the README's Configuration table explains each; flags win over the environment):\n" +
       "  server    PORT, HOST, LOG_LEVEL, BODY_LIMIT, CORS_ORIGINS, SEED, SCOPE_PREFIX, AUTH_CACHE_TTL_MS\n" +
       "  storage   DATABASE_URL, REDIS_URL, REDIS_NAMESPACE\n" +
+      "  secrets   NODE_ENV, SECRETS_KEY, SECRETS_KEY_FILE, SECRETS_KEY_PREVIOUS, SECRETS_KEY_PREVIOUS_FILE\n" +
       "  limits    RATE_LIMITS_ENABLED, RATE_LIMIT_<POOL>, TRUST_PROXY\n" +
       "  oauth     PUBLIC_URL, OAUTH_AUDIENCE, ACCESS_TOKEN_TTL, REFRESH_TOKEN_TTL, OAUTH_JWKS_URL, OAUTH_EXTERNAL_ISSUER\n" +
       "  sign-in   SIGNIN_FREE_FAILURES, SIGNIN_WINDOW_MINUTES, SIGNIN_MAX_DELAY_SECONDS, SIGNIN_DEVICE_DAYS\n" +
@@ -205,7 +207,11 @@ function fail(error: unknown): never {
       ? error.code
       : error instanceof ConfigError
         ? "InvalidConfiguration"
-        : "GeneralError";
+        : error instanceof SecretsError
+          ? error.reason === "unknown-key"
+            ? "SecretsKeyUnavailable"
+            : "SecretsUnreadable"
+          : "GeneralError";
   if (json)
     process.stdout.write(
       `${JSON.stringify({ error: { code, message, ...(error instanceof ConfigError ? { problems: error.problems } : {}) } })}\n`,

@@ -1,8 +1,11 @@
+import { randomBytes } from "node:crypto";
+import { dirname, join, resolve } from "node:path";
 import pino, { type Logger } from "pino";
 import { LOG_REDACT } from "./app.js";
-import type { Config } from "./config.js";
+import { type Config, DEFAULT_DATABASE, MAKE_A_KEY } from "./config.js";
 import { type Clock, systemClock } from "./core/clock.js";
 import type { EventBus } from "./core/events.js";
+import { SECRETS_KEY_BYTES, type SecretBox } from "./core/secrets.js";
 import { MemoryEventBus } from "./infra/bus/memory.js";
 import { eventsChannel, RedisEventBus } from "./infra/bus/redis.js";
 import { openDatabase } from "./infra/db/database.js";
@@ -10,6 +13,8 @@ import { migrateToLatest } from "./infra/db/migrate.js";
 import { LocalLease } from "./infra/lease/lease.js";
 import { RedisLease } from "./infra/lease/redis.js";
 import { createRateLimitStore } from "./infra/ratelimit/index.js";
+import { GENERATED_KEY_FILE, loadOrCreateKeyFile } from "./infra/secrets/key-file.js";
+import { createSecretBox } from "./infra/secrets/secret-box.js";
 import type { Deps } from "./modules/context.js";
 import { MarketEngine } from "./modules/market/engine.js";
 import { registerPriceStream } from "./modules/market/price-stream.js";
@@ -45,6 +50,7 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
     const db = await openDatabase(config.database);
     opened.push(db);
     if (options.migrate !== false) await migrateToLatest(db);
+    const secrets = resolveSecretBox(config, log);
     const bus = await connectBus(config, log);
     opened.push(bus);
     // With several instances one engine ticks: the holder of a lease a few ticks long.
@@ -77,10 +83,11 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
       log,
       market,
       rateLimits,
+      secrets,
       triggers: createTriggerWatch(),
       alerts: createAlertWatch(),
       instrumentCache: new Map(),
-      signingKeys: new KeyStore(db, clock),
+      signingKeys: new KeyStore(db, clock, secrets),
       externalKeys: createExternalKeys(config),
       trending: {},
     };
@@ -95,6 +102,57 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
     for (const resource of opened.reverse()) await resource.close().catch(() => {});
     throw error;
   }
+}
+
+/**
+ * Where a server that was given no secrets key keeps the one it generates (never in production,
+ * where config refuses to start without one): beside the SQLite file; ./data for PostgreSQL; none
+ * for a `:memory:` store, which outlives nothing, so its key lives in memory too.
+ */
+export function generatedKeyPath(config: Config): string | undefined {
+  const { kind, url } = config.database;
+  if (kind === "sqlite" && url === ":memory:") return undefined;
+  const folder = kind === "sqlite" ? dirname(url) : dirname(DEFAULT_DATABASE);
+  return join(folder, GENERATED_KEY_FILE);
+}
+
+/** The deployment's secrets key (0105): configured, or outside production generated once and reused. */
+export function resolveSecretBox(config: Config, log: Logger): SecretBox {
+  const { current, previous } = config.secrets;
+  if (current) {
+    log.info(
+      { secretsKeyId: current.id, previousSecretsKeyId: previous?.id },
+      `secrets key ${current.id} from ${current.source}${previous ? `; previous key ${previous.id} from ${previous.source}` : ""}`,
+    );
+    return createSecretBox(current.key, previous?.key);
+  }
+  if (config.production) throw new Error(`SECRETS_KEY or SECRETS_KEY_FILE must be set in production: ${MAKE_A_KEY}`);
+  const path = generatedKeyPath(config);
+  if (!path) {
+    log.info("secrets key: a new one in memory for this :memory: store (SECRETS_KEY is not set)");
+    return createSecretBox(randomBytes(SECRETS_KEY_BYTES));
+  }
+  const file = loadOrCreateKeyFile(path);
+  const box = createSecretBox(file.key);
+  const shown = resolve(path);
+  if (file.created) {
+    log.info(
+      { secretsKeyId: box.keyId, path: shown },
+      `SECRETS_KEY is not set: generated secrets key ${box.keyId} into ${shown} (owner-only); it is used from now on. Back it up with the store; in production set SECRETS_KEY or SECRETS_KEY_FILE`,
+    );
+  } else {
+    log.info(
+      { secretsKeyId: box.keyId, path: shown },
+      `SECRETS_KEY is not set: using secrets key ${box.keyId} generated earlier in ${shown}`,
+    );
+  }
+  if (file.looseMode !== undefined) {
+    log.warn(
+      { path: shown, mode: file.looseMode.toString(8) },
+      `the secrets key file ${shown} may be read by others (mode ${file.looseMode.toString(8)}): chmod 600 it`,
+    );
+  }
+  return box;
 }
 
 async function connectBus(config: Config, log: Logger): Promise<EventBus> {

@@ -6,7 +6,7 @@ import { setPassword } from "../modules/identity/set-password.js";
 import { createClient, listClients } from "../modules/oauth/clients.js";
 import { cliIssuer } from "../modules/oauth/issuer.js";
 import { mintAccessToken } from "../modules/oauth/mint-token.js";
-import { listSigningKeys, rotateSigningKey } from "../modules/oauth/signing-keys.js";
+import { listSigningKeys, reencryptSigningKeys, rotateSigningKey } from "../modules/oauth/signing-keys.js";
 import type { Output } from "./output.js";
 
 type WithStore = (cmd: Command, work: (ctx: Ctx, out: Output, deps: Deps) => Promise<void>) => Promise<void>;
@@ -159,6 +159,25 @@ export function addOAuthCommands(program: Command, users: Command, withStore: Wi
       withStore(cmd, async (ctx, out) => {
         const key = await rotateSigningKey(ctx, { dropPrevious: Boolean(o.dropPrevious) });
         out.result(key, () => `signing with ${key.kid} from now on${o.dropPrevious ? "; earlier keys deleted" : ""}`);
+      }),
+    );
+  keys
+    .command("reencrypt")
+    .description(
+      "seal every signing private key under SECRETS_KEY, opening the others with SECRETS_KEY_PREVIOUS (a secrets key rotation)",
+    )
+    .action(async (_o, cmd: Command) =>
+      withStore(cmd, async (ctx, out) => {
+        const report = await reencryptSigningKeys(ctx, ({ kid, from }) =>
+          out.progress(
+            `re-encrypting signing key ${kid}: ${from === "plain" ? "stored plain" : `secrets key ${from}`} → ${ctx.secrets.keyId}`,
+          ),
+        );
+        out.result(report, () => {
+          const moved = report.reencrypted.length;
+          const already = report.unchanged.length;
+          return `re-encrypted ${moved} signing key${moved === 1 ? "" : "s"} under secrets key ${report.keyId}; ${already} already ${already === 1 ? "was" : "were"} under it${moved > 0 ? ". SECRETS_KEY_PREVIOUS is no longer needed by the signing keys." : ""}`;
+        });
       }),
     );
 }

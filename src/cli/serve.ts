@@ -1,10 +1,13 @@
 import closeWithGrace from "close-with-grace";
 import { buildApp } from "../app.js";
 import type { Config } from "../config.js";
+import { systemActor } from "../core/actor.js";
 import { API_VERSION } from "../http/openapi.js";
+import { type Deps, withActor } from "../modules/context.js";
 import { startRetention } from "../modules/maintenance/retention.js";
 import { startMarket } from "../modules/market/quotes.js";
 import { issuerFor, recordIssuer } from "../modules/oauth/issuer.js";
+import { prepareSigningKeys } from "../modules/oauth/signing-keys.js";
 import { loadAlerts } from "../modules/price-alerts/alert-watch.js";
 import { loadTriggers, persistTrailingStops } from "../modules/trading/triggers.js";
 import { closeDeps, createDeps } from "../runtime.js";
@@ -27,6 +30,10 @@ interface DemoCredentials {
 
 export async function serve(config: Config, out: Output): Promise<void> {
   const deps = await createDeps(config);
+  await checkSigningKeys(deps).catch(async (error) => {
+    await closeDeps(deps);
+    throw error;
+  });
   const seeding = shouldSeed(config);
   let docsClientId: string | undefined;
   if (seeding) {
@@ -87,6 +94,26 @@ export async function serve(config: Config, out: Output): Promise<void> {
     },
     () => banner(baseUrl, credentials),
   );
+}
+
+/**
+ * Before serving: seals signing keys a store made before 0105 keeps plain, and refuses to start
+ * (naming the secrets key id needed) when one cannot be opened, rather than failing every token.
+ */
+async function checkSigningKeys(deps: Deps): Promise<void> {
+  const check = await prepareSigningKeys(withActor(deps, systemActor("serve")));
+  if (check.sealed.length > 0) {
+    deps.log.info(
+      { kids: check.sealed, secretsKeyId: deps.secrets.keyId },
+      `sealed ${check.sealed.length} OAuth signing key(s) stored plain under secrets key ${deps.secrets.keyId}`,
+    );
+  }
+  if (check.underPrevious.length > 0) {
+    deps.log.warn(
+      { kids: check.underPrevious },
+      `${check.underPrevious.length} OAuth signing key(s) are still sealed under the previous secrets key: run \`signing-keys reencrypt\`, then remove SECRETS_KEY_PREVIOUS`,
+    );
+  }
 }
 
 /** The reason a listen failed, in one line naming the setting to change. */

@@ -4,6 +4,7 @@ import type { Actor } from "../core/actor.js";
 import type { Clock } from "../core/clock.js";
 import type { DomainEvent, EventBus } from "../core/events.js";
 import type { Market } from "../core/market.js";
+import type { SecretBox } from "../core/secrets.js";
 import type { Db } from "../infra/db/database.js";
 import type { Executor } from "../infra/db/executor.js";
 import { runTransaction } from "../infra/db/transactions.js";
@@ -31,6 +32,8 @@ export interface Deps {
   readonly market: Market;
   /** The rate limiter's counters: this process's memory, or Redis shared by every instance. */
   readonly rateLimits: RateLimitStore;
+  /** Seals secrets kept in the store (signing private keys) under the deployment's key (0105). */
+  readonly secrets: SecretBox;
 }
 
 /** One call of a use case: the shared deps plus who is calling. */

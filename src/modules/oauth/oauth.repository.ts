@@ -82,6 +82,17 @@ export const oauthRepository = (db: Executor) => ({
     return Number(result.numUpdatedRows);
   },
 
+  /** Replaces a key's stored private half, only if it still is `from`: false when it changed meanwhile. */
+  async replaceSigningKeySecret(kid: string, from: string, to: string): Promise<boolean> {
+    const result = await db
+      .updateTable("oauthSigningKeys")
+      .set({ privateJwk: to })
+      .where("kid", "=", kid)
+      .where("privateJwk", "=", from)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  },
+
   async deleteSigningKeysExcept(kid: string): Promise<number> {
     const result = await db.deleteFrom("oauthSigningKeys").where("kid", "!=", kid).executeTakeFirst();
     return Number(result.numDeletedRows);
