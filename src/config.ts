@@ -5,6 +5,7 @@
  */
 import { type AuditSettings, parseAuditSettings } from "./config/audit.js";
 import { type DemoSettings, type MarketSettings, parseDemoSettings, parseMarketSettings } from "./config/market.js";
+import { type MetricsSettings, parseMetricsSettings } from "./config/metrics.js";
 import { type OAuthSettings, parseOAuthSettings } from "./config/oauth.js";
 import {
   parseRateLimitSettings,
@@ -19,6 +20,7 @@ import { type DatabaseTarget, parseStorageSettings } from "./config/storage.js";
 import { parseWatchlistLimits, type WatchlistLimits } from "./config/watchlists.js";
 
 export type { DemoSettings, MarketSettings } from "./config/market.js";
+export type { MetricsSettings } from "./config/metrics.js";
 export type { OAuthSettings } from "./config/oauth.js";
 export {
   DEFAULT_RATE_LIMITS,
@@ -73,6 +75,8 @@ export interface Config {
   readCache: ReadCacheSettings;
   /** The audit trail of security events: AUDIT_RETENTION_DAYS. */
   audit: AuditSettings;
+  /** The Prometheus endpoint: METRICS (off by default) and METRICS_TOKEN. */
+  metrics: MetricsSettings;
 }
 
 /** Values given on the command line; they win over the environment. */
@@ -117,6 +121,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
   const demo = parseDemoSettings(pick, problems);
   const readCache = parseReadCacheSettings(pick, problems);
   const audit = parseAuditSettings(pick, problems);
+  const metrics = parseMetricsSettings(pick, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -128,6 +133,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
     trustProxy,
     readCache,
     audit,
+    metrics,
     port: listen.port,
     host: listen.host,
     database: storage.database,

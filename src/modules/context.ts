@@ -7,6 +7,7 @@ import type { Market } from "../core/market.js";
 import type { Db } from "../infra/db/database.js";
 import type { Executor } from "../infra/db/executor.js";
 import { runTransaction } from "../infra/db/transactions.js";
+import type { Metrics } from "../infra/metrics.js";
 import type { RateLimitStore } from "../infra/ratelimit/index.js";
 
 /**
@@ -31,6 +32,11 @@ export interface Deps {
   readonly market: Market;
   /** The rate limiter's counters: this process's memory, or Redis shared by every instance. */
   readonly rateLimits: RateLimitStore;
+  /**
+   * The Prometheus registry of these deps and the metrics several layers feed (decision 0106);
+   * a module registers its own gauges on `metrics.registry` or with `metrics.gauge`.
+   */
+  readonly metrics: Metrics;
 }
 
 /** One call of a use case: the shared deps plus who is calling. */
