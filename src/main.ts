@@ -39,7 +39,8 @@ const program = new Command("social-trading-api")
       "  trading   DEMO_BALANCE, IDEMPOTENCY_TTL_HOURS, MARKET_SEED, MARKET_TICK_MS, MARKET_VOLATILITY,\n" +
       "            MARKET_SPREAD_BPS, MARKET_LEASE_KEY\n" +
       "  lists     WATCHLIST_MAX_WATCHLISTS, WATCHLIST_MAX_ITEMS\n" +
-      "  social    READ_CACHE_MB, READ_CACHE_MAX_AGE_MS",
+      "  social    READ_CACHE_MB, READ_CACHE_MAX_AGE_MS\n" +
+      "  metrics   METRICS, METRICS_TOKEN",
   );
 
 const globals = (cmd: Command) => cmd.optsWithGlobals<GlobalOptions & ConfigFlags>();

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler, RouteOptions } from "fastify";
 import type { MetricsSettings } from "../config.js";
 import { AppError } from "../core/errors.js";
-import type { Metrics } from "../infra/metrics.js";
+import type { HttpSeries, Metrics } from "../infra/metrics.js";
 
 /*
  * The HTTP side of the metrics (docs/decisions/0106): `GET /metrics` for a scraper holding the
@@ -10,43 +10,33 @@ import type { Metrics } from "../infra/metrics.js";
  *
  * Nothing runs per request unless METRICS=on. Then each route gets its own onResponse hook, made
  * when the route is declared and closing over its method and pattern (as the auth and limiter
- * hooks do, decision 0081): a request never looks its route up, and the prom-client children of
- * each (route, status) are made once, on the first answer with that status. The duration is
- * Fastify's own `reply.elapsedTime` (its clock runs for the request logger anyway).
+ * hooks do, decision 0081): a request never looks its route up, and adds to the plain numbers of
+ * its (route, status) series, made on the first answer with that status and read at scrape time.
+ * The duration is Fastify's own `reply.elapsedTime` (its clock runs for the request logger anyway).
  */
 
 /** The route label of requests no route matched (404s, 405s): one series, whatever the URL. */
 export const UNMATCHED_ROUTE = "unmatched";
 
-interface Children {
-  count: { inc(): void };
-  duration: { observe(seconds: number): void };
-}
-
 /**
- * A route's recorder: the children of each (status) made on first use, or of each (method,
- * status) for a route with several methods and for the unmatched requests (the method is then the
+ * A route's recorder: the series of each status made on first use, or of each (method, status)
+ * for a route with several methods and for the unmatched requests (the method is then the
  * request's, bounded by the route's methods or by the methods Fastify's router knows).
  */
 function recorder(metrics: Metrics, route: string, method: string | undefined): onResponseHookHandler {
-  const known = new Map<number | string, Children>();
-  const make = (m: string, status: number): Children => {
-    const code = String(status);
-    const children = {
-      count: metrics.httpRequests.labels(m, route, code),
-      duration: metrics.httpDuration.labels(m, route, code),
-    };
-    known.set(method === undefined ? `${m} ${status}` : status, children);
-    return children;
+  const known = new Map<number | string, HttpSeries>();
+  const make = (m: string, status: number): HttpSeries => {
+    const series = metrics.httpSeries(m, route, status);
+    known.set(method === undefined ? `${m} ${status}` : status, series);
+    return series;
   };
   return (request, reply, done) => {
     const status = reply.statusCode;
-    const children =
+    const series =
       method === undefined
         ? (known.get(`${request.method} ${status}`) ?? make(request.method, status))
         : (known.get(status) ?? make(method, status));
-    children.count.inc();
-    children.duration.observe(reply.elapsedTime / 1000);
+    series.record(reply.elapsedTime / 1000);
     done();
   };
 }

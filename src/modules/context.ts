@@ -21,6 +21,8 @@ import type { RateLimitStore } from "../infra/ratelimit/index.js";
  * (trading/triggers.ts), `instrumentCache` (market/find-instruments.ts), `signingKeys`
  * (oauth/signing-keys.ts), `externalKeys` (oauth/access-tokens.ts), `trending`
  * (social/feeds/read-feed.ts). `createDeps` makes every member: the type checker holds it to that.
+ * `metrics` (infra/metrics.ts) is the Prometheus registry of these deps: a module registers its
+ * gauges there (docs/architecture.md, "Adding a metric").
  */
 export interface Deps {
   readonly db: Db;

@@ -137,6 +137,17 @@ describe.each(engines())("the /metrics endpoint on %s", (engine) => {
     expect(delta("sta_http_request_duration_seconds_count", series)).toBe(3);
     expect(delta("sta_http_request_duration_seconds_bucket", { ...series, le: "+Inf" })).toBe(3);
     expect(sampleValue(after, "sta_http_request_duration_seconds_sum", series)).toBeGreaterThan(0);
+    // Buckets are cumulative: never decreasing with `le`, the last one holding every answer.
+    const buckets = after.filter(
+      (s) =>
+        s.name === "sta_http_request_duration_seconds_bucket" && s.labels.route === ME && s.labels.status === "200",
+    );
+    expect(buckets.map((s) => s.labels.le)).toEqual([
+      ...["0.001", "0.0025", "0.005", "0.01", "0.025", "0.05", "0.1", "0.25", "0.5", "1", "2.5", "5"],
+      "+Inf",
+    ]);
+    for (let i = 1; i < buckets.length; i++) expect(buckets[i]!.value).toBeGreaterThanOrEqual(buckets[i - 1]!.value);
+    expect(buckets.at(-1)!.value).toBe(sampleValue(after, "sta_http_request_duration_seconds_count", series));
     expect(delta("sta_http_requests_total", { method: "GET", route: ME, status: "401" })).toBe(1);
     // The pattern, never the URL: no label holds a post id or an unknown path.
     expect(delta("sta_http_requests_total", { method: "GET", route: "/api/v1/posts/:postId", status: "403" })).toBe(1);
