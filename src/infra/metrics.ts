@@ -197,7 +197,8 @@ export class Metrics {
 
   /**
    * A gauge read at scrape time: `read` runs only when /metrics is asked (it may query the
-   * database). `name` is given without the prefix.
+   * database). `name` is given without the prefix. A read that fails (the database is down)
+   * reports NaN, so the rest of the scrape still answers.
    */
   gauge(name: string, help: string, read: () => number | Promise<number>): Gauge {
     return new Gauge({
@@ -205,7 +206,13 @@ export class Metrics {
       help,
       registers: [this.registry],
       async collect() {
-        this.set(await read());
+        let value: number;
+        try {
+          value = await read();
+        } catch {
+          value = Number.NaN;
+        }
+        this.set(value);
       },
     });
   }

@@ -267,6 +267,15 @@ describe.each(engines())("the /metrics endpoint on %s", (engine) => {
     }
   });
 
+  it("reports NaN for a gauge whose read fails, and the rest of the scrape still answers", async () => {
+    h.deps.metrics.gauge("test_unreadable", "A gauge whose source is down", async () => {
+      throw new Error("the source is down");
+    });
+    const samples = await scrape(h.app);
+    expect(sampleValue(samples, "sta_test_unreadable")).toBeNaN();
+    expect(sampleValue(samples, "sta_trading_open_positions")).toBeGreaterThanOrEqual(0);
+  });
+
   it("exposes the process's default metrics under the prefix", async () => {
     const samples = await scrape(h.app);
     expect(sampleValue(samples, "sta_process_cpu_user_seconds_total")).toBeGreaterThan(0);
