@@ -19,7 +19,7 @@ const LAG_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
 /**
  * The answers of one method, route pattern and status, counted by the HTTP recorder with plain
  * arithmetic (no prom-client call, no allocation per answer) and read when /metrics is scraped.
- * prom-client's own children cost 0.5–2 µs per answer in hashing their labels (decision 0106).
+ * prom-client's cached children cost about 2.6 µs per answer here, hashing their labels (decision 0106).
  */
 export class HttpSeries {
   count = 0;
