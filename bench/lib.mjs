@@ -124,8 +124,24 @@ export function rssMb(pid) {
 }
 
 /** Runs autocannon against one target while sampling a process's memory. */
+/**
+ * CPU seconds (user + system) a process has used, from /proc (clock ticks of 1/100 s, Linux's
+ * USER_HZ); NaN where there is no /proc.
+ */
+export function cpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command name (which may hold spaces) in parentheses; utime and stime are 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 export async function load(baseUrl, request, { duration, connections, pid }) {
   let peak = 0;
+  const cpuBefore = pid ? cpuSeconds(pid) : Number.NaN;
   const sampler = pid ? setInterval(() => (peak = Math.max(peak, rssMb(pid))), 250) : undefined;
   try {
     const result = await autocannon({
@@ -152,7 +168,10 @@ export async function load(baseUrl, request, { duration, connections, pid }) {
         : {}),
     });
     const ok = result["2xx"];
+    // The server's CPU per request: steadier than throughput when other work shares the machine.
+    const cpuUsPerRequest = ((cpuSeconds(pid) - cpuBefore) * 1e6) / result.requests.total;
     return {
+      cpuUsPerRequest,
       rps: result.requests.average,
       p99: result.latency.p99,
       non2xx: result.non2xx,

@@ -85,6 +85,7 @@ for (const name of chosen) {
       non2xx: rs.reduce((a, r) => a + r.non2xx, 0),
       errors: rs.reduce((a, r) => a + r.errors, 0),
       peakRssMb: Math.max(...rs.map((r) => r.peakRssMb)),
+      cpuUsPerRequest: median(rs.map((r) => r.cpuUsPerRequest ?? Number.NaN)),
     });
     const a = summary(runs.app);
     const b = summary(runs.baseline);
@@ -105,6 +106,12 @@ for (const name of chosen) {
     console.log(
       `ratio app/baseline throughput: ${fmt(ratio * 100, 1)}%${Number.isFinite(p99Ratio) ? `   p99 ratio: ${fmt(p99Ratio, 2)}x` : ""}`,
     );
+    const cpuRatio = a.cpuUsPerRequest / b.cpuUsPerRequest;
+    if (Number.isFinite(cpuRatio)) {
+      console.log(
+        `server CPU per request: app ${fmt(a.cpuUsPerRequest, 1)} µs, baseline ${fmt(b.cpuUsPerRequest, 1)} µs, ratio ${fmt(cpuRatio, 3)}x`,
+      );
+    }
     const t = scenario.targets ?? {};
     const verdicts = [];
     if (t.minRatio) verdicts.push(`${ratio >= t.minRatio ? "MET" : "MISSED"} throughput target ≥ ${t.minRatio * 100}%`);

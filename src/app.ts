@@ -7,6 +7,7 @@ import { registerAuth, registerScopeCheck } from "./http/auth.js";
 import { registerCors } from "./http/cors.js";
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from "./http/errors.js";
 import { registerJsonBodies } from "./http/json-bodies.js";
+import { registerMetrics, unmatchedRecorder } from "./http/metrics.js";
 import { registerOpenApi } from "./http/openapi.js";
 import { registerRateLimit, trustProxyOption } from "./http/rate-limit.js";
 import { requestIdFrom } from "./http/request-id.js";
@@ -55,6 +56,8 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   registerRouteTable(app);
+  // Before every route, so that each gets its recorder (METRICS=on only).
+  registerMetrics(app, deps.metrics, config.metrics);
   registerJsonBodies(app);
   registerTextRules(app);
   app.addHook("onRequest", (request, reply, done) => {
@@ -62,14 +65,19 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
     done();
   });
   registerCors(app, config.corsOrigins);
-  registerErrorHandling(app, (code) => ERROR_STATUS[code], config.scopePrefix);
+  registerErrorHandling(
+    app,
+    (code) => ERROR_STATUS[code],
+    config.scopePrefix,
+    config.metrics.enabled ? unmatchedRecorder(deps.metrics) : undefined,
+  );
   registerAuth(app, {
     keyPair: createKeyPairAuthenticator(deps),
     bearer: bearerAuthenticator(app, deps),
   });
   // After auth (the caller is known) and before the scope check and any route, so every answer
   // to a known caller (403 included) is counted and carries the RateLimit headers.
-  registerRateLimit(app, config, deps.rateLimits, deps.log);
+  registerRateLimit(app, config, deps.rateLimits, deps.log, deps.metrics);
   registerScopeCheck(app);
   await registerOpenApi(app, config.scopePrefix);
 

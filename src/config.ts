@@ -6,6 +6,7 @@
 import { type AuditSettings, parseAuditSettings } from "./config/audit.js";
 import { type ClubProgramme, parseClubProgramme } from "./config/clubs.js";
 import { type DemoSettings, type MarketSettings, parseDemoSettings, parseMarketSettings } from "./config/market.js";
+import { type MetricsSettings, parseMetricsSettings } from "./config/metrics.js";
 import { type OAuthSettings, parseOAuthSettings } from "./config/oauth.js";
 import { type PriceAlertSettings, parsePriceAlertSettings } from "./config/price-alerts.js";
 import {
@@ -23,6 +24,7 @@ import { type DatabaseTarget, parseStorageSettings } from "./config/storage.js";
 import { parseWatchlistLimits, type WatchlistLimits } from "./config/watchlists.js";
 
 export type { DemoSettings, MarketSettings } from "./config/market.js";
+export type { MetricsSettings } from "./config/metrics.js";
 export type { OAuthSettings } from "./config/oauth.js";
 export {
   DEFAULT_RATE_LIMITS,
@@ -89,6 +91,8 @@ export interface Config {
   production: boolean;
   /** The key that seals secrets in the store: SECRETS_KEY(_FILE), SECRETS_KEY_PREVIOUS(_FILE) (0105). */
   secrets: Omit<SecretsSettings, "production">;
+  /** The Prometheus endpoint: METRICS (off by default) and METRICS_TOKEN. */
+  metrics: MetricsSettings;
 }
 
 /** Values given on the command line; they win over the environment. */
@@ -137,6 +141,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
   const priceAlerts = parsePriceAlertSettings(pick, problems);
   const signIn = parseSignInSettings(pick, problems);
   const { production, ...secrets } = parseSecretsSettings(pick, problems);
+  const metrics = parseMetricsSettings(pick, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -153,6 +158,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
     signIn,
     production,
     secrets,
+    metrics,
     port: listen.port,
     host: listen.host,
     database: storage.database,

@@ -43,7 +43,8 @@ const program = new Command("social-trading-api")
       "            MARKET_VOLATILITY, MARKET_SPREAD_BPS, MARKET_LEASE_KEY\n" +
       "  lists     WATCHLIST_MAX_WATCHLISTS, WATCHLIST_MAX_ITEMS\n" +
       "  social    READ_CACHE_MB, READ_CACHE_MAX_AGE_MS, CLUBS_FILE\n" +
-      "  security  AUDIT_RETENTION_DAYS",
+      "  security  AUDIT_RETENTION_DAYS\n" +
+      "  metrics   METRICS, METRICS_TOKEN",
   );
 
 const globals = (cmd: Command) => cmd.optsWithGlobals<GlobalOptions & ConfigFlags>();

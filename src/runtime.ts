@@ -12,6 +12,7 @@ import { openDatabase } from "./infra/db/database.js";
 import { migrateToLatest } from "./infra/db/migrate.js";
 import { LocalLease } from "./infra/lease/lease.js";
 import { RedisLease } from "./infra/lease/redis.js";
+import { Metrics } from "./infra/metrics.js";
 import { createRateLimitStore } from "./infra/ratelimit/index.js";
 import { GENERATED_KEY_FILE, loadOrCreateKeyFile } from "./infra/secrets/key-file.js";
 import { createSecretBox } from "./infra/secrets/secret-box.js";
@@ -22,7 +23,7 @@ import { registerNotificationSubscribers } from "./modules/notifications/notific
 import { createExternalKeys } from "./modules/oauth/access-tokens.js";
 import { KeyStore, registerSigningKeySubscribers } from "./modules/oauth/signing-keys.js";
 import { createAlertWatch, registerAlertWatch } from "./modules/price-alerts/alert-watch.js";
-import { createTriggerWatch, registerTradingTriggers } from "./modules/trading/triggers.js";
+import { createTriggerWatch, registerTradingMetrics, registerTradingTriggers } from "./modules/trading/triggers.js";
 import { registerWatchlistSubscribers } from "./modules/watchlists/watchlists.subscribers.js";
 
 export interface RuntimeOptions {
@@ -46,12 +47,15 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
   const log = options.log ?? createLogger(config);
   const clock = options.clock ?? systemClock;
   const opened: { close(): Promise<void> }[] = [];
+  // Made first: the Redis clients count their errors in it.
+  const metrics = new Metrics(config.metrics.enabled);
   try {
     const db = await openDatabase(config.database);
     opened.push(db);
     if (options.migrate !== false) await migrateToLatest(db);
     const secrets = resolveSecretBox(config, log);
-    const bus = await connectBus(config, log);
+    if (db.poolStats()) metrics.watchPool(() => db.poolStats() ?? { total: 0, idle: 0, waiting: 0 });
+    const bus = await connectBus(config, log, metrics.redisErrorCounter("bus"));
     opened.push(bus);
     // With several instances one engine ticks: the holder of a lease a few ticks long.
     const leadership = config.redisUrl
@@ -60,6 +64,7 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
           config.market.leaseKey ?? marketLeaseKey(config.redisNamespace),
           marketLeaseMs(config.market.tickMs),
           log,
+          metrics.redisErrorCounter("lease"),
         )
       : new LocalLease();
     opened.push(leadership);
@@ -69,11 +74,19 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
       keyPrefix: `${config.redisNamespace}:rl:`,
       log,
       now: () => clock.now().getTime(),
+      countError: metrics.redisErrorCounter("ratelimit"),
     });
     opened.push(rateLimits);
+    const tickLag = metrics.marketTickLag;
     const market = new MarketEngine(config.market, clock, {
       onError: (error) => log.error({ err: error }, "market tick failed"),
       leadership,
+      onTickLag: (lateMs) => tickLag.observe(lateMs / 1000),
+    });
+    const ticked = metrics.marketTicks.labels("ticked");
+    const applied = metrics.marketTicks.labels("applied");
+    market.onTick((_quotes, tick) => {
+      (tick.applied ? applied : ticked).inc();
     });
     const deps: Deps = {
       db,
@@ -84,6 +97,7 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
       market,
       rateLimits,
       secrets,
+      metrics,
       triggers: createTriggerWatch(),
       alerts: createAlertWatch(),
       instrumentCache: new Map(),
@@ -96,6 +110,7 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
     registerNotificationSubscribers(deps);
     registerTradingTriggers(deps);
     registerAlertWatch(deps);
+    registerTradingMetrics(deps);
     registerWatchlistSubscribers(deps);
     return deps;
   } catch (error) {
@@ -155,12 +170,12 @@ export function resolveSecretBox(config: Config, log: Logger): SecretBox {
   return box;
 }
 
-async function connectBus(config: Config, log: Logger): Promise<EventBus> {
+async function connectBus(config: Config, log: Logger, countError: () => void): Promise<EventBus> {
   if (!config.redisUrl) {
     return new MemoryEventBus((error, event) => log.error({ err: error, event: event.type }, "event handler failed"));
   }
   try {
-    return await RedisEventBus.connect(config.redisUrl, log, eventsChannel(config.redisNamespace));
+    return await RedisEventBus.connect(config.redisUrl, log, eventsChannel(config.redisNamespace), countError);
   } catch (error) {
     throw new Error(
       `Cannot reach Redis at REDIS_URL for the event bus: ${error instanceof Error ? error.message : String(error)}`,

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler } from "fastify";
 import { InsufficientPermissions } from "../core/access.js";
 import { AppError, ERROR_STATUS, type ErrorCode, listOf, renderReferences, sentence } from "../core/errors.js";
 import { newId } from "../core/ids.js";
@@ -117,6 +117,8 @@ export function registerErrorHandling(
   app: FastifyInstance,
   statusOf: (code: ErrorCode) => number,
   scopePrefix: string,
+  /** Runs after each answer of the not-found handler (the metrics' recorder of unmatched requests). */
+  notFoundOnResponse?: onResponseHookHandler,
 ): void {
   app.setErrorHandler((error, request, reply) => {
     const route = error instanceof AppError && error.problems ? request.routeOptions : undefined;
@@ -133,7 +135,12 @@ export function registerErrorHandling(
     });
   });
   // A path the app has, asked with a method it has not, is a 405 naming the methods it has.
-  app.setNotFoundHandler((request, reply) => {
+  // Fastify builds the not-found route's hooks from these options as from any route's (its types
+  // name only preValidation and preHandler).
+  const notFoundOptions = (notFoundOnResponse ? { onResponse: [notFoundOnResponse] } : {}) as Parameters<
+    FastifyInstance["setNotFoundHandler"]
+  >[0];
+  app.setNotFoundHandler(notFoundOptions, (request, reply) => {
     const path = request.url.split("?")[0];
     const allowed = allowedMethods(app, request.url);
     if (allowed.length > 0 && !allowed.includes(request.method as (typeof allowed)[number])) {

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import type { Config, RateLimitPolicy, RateLimitPool, TrustProxy } from "../config.js";
 import { AppError } from "../core/errors.js";
+import type { Metrics } from "../infra/metrics.js";
 import type { Consumption, LimitRequest, RateLimitStore } from "../infra/ratelimit/index.js";
 import type { Access, RateLimitGroup } from "./access.js";
 import { onRequestOfGuardedRoutes } from "./route-hooks.js";
@@ -81,14 +82,15 @@ interface Plan {
  * The limiter: an onRequest hook registered after authentication, for every route that
  * declares `config.access`. It spends the caller's budgets (all or nothing) in `store` (made with
  * the other deps, and closed with them), sets the RateLimit headers on the reply (successes and
- * errors alike) and refuses with 429 + Retry-After. Also appends each route's policy to its
- * OpenAPI description.
+ * errors alike) and refuses with 429 + Retry-After, counting the refusal under the exhausted pool
+ * in `metrics`. Also appends each route's policy to its OpenAPI description.
  */
 export function registerRateLimit(
   app: FastifyInstance,
   config: Pick<Config, "rateLimits">,
   store: RateLimitStore,
   log: Logger,
+  metrics?: Pick<Metrics, "rateLimitRejections">,
 ): void {
   const { enabled, pools } = config.rateLimits;
   const plans = new Map<string, Plan>();
@@ -129,6 +131,8 @@ export function registerRateLimit(
     const plan = planFor(access.rateLimit, method);
     // The per-limit header values that never change, made once per route.
     const fixed = plan.limits.map((l) => ({ limit: String(l.max), policy: `${l.max};w=${l.windowMs / 1000}` }));
+    // The refusal counters of the route's pools, looked up once.
+    const refusals = plan.pools.map((pool) => metrics?.rateLimitRejections.labels(pool));
     /** Sets the RateLimit headers; the 429 when refused. */
     const apply = (reply: FastifyReply, outcome: Consumption): AppError | undefined => {
       const i = bindingIndex(plan.limits, outcome);
@@ -140,6 +144,7 @@ export function registerRateLimit(
       reply.header("RateLimit-Reset", reset);
       reply.header("RateLimit-Policy", fixed[i]!.policy);
       if (outcome.admitted) return undefined;
+      refusals[i]?.inc();
       reply.header("Retry-After", reset);
       return new AppError(
         "TooManyRequests",

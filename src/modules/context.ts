@@ -8,6 +8,7 @@ import type { SecretBox } from "../core/secrets.js";
 import type { Db } from "../infra/db/database.js";
 import type { Executor } from "../infra/db/executor.js";
 import { runTransaction } from "../infra/db/transactions.js";
+import type { Metrics } from "../infra/metrics.js";
 import type { RateLimitStore } from "../infra/ratelimit/index.js";
 
 /**
@@ -21,6 +22,8 @@ import type { RateLimitStore } from "../infra/ratelimit/index.js";
  * (trading/triggers.ts), `instrumentCache` (market/find-instruments.ts), `signingKeys`
  * (oauth/signing-keys.ts), `externalKeys` (oauth/access-tokens.ts), `trending`
  * (social/feeds/read-feed.ts). `createDeps` makes every member: the type checker holds it to that.
+ * `metrics` (infra/metrics.ts) is the Prometheus registry of these deps: a module registers its
+ * gauges there (docs/architecture.md, "Adding a metric").
  */
 export interface Deps {
   readonly db: Db;
@@ -34,6 +37,11 @@ export interface Deps {
   readonly rateLimits: RateLimitStore;
   /** Seals secrets kept in the store (signing private keys) under the deployment's key (0105). */
   readonly secrets: SecretBox;
+  /**
+   * The Prometheus registry of these deps and the metrics several layers feed (decision 0106);
+   * a module registers its own gauges on `metrics.registry` or with `metrics.gauge`.
+   */
+  readonly metrics: Metrics;
 }
 
 /** One call of a use case: the shared deps plus who is calling. */

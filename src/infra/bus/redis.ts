@@ -30,6 +30,7 @@ export class RedisEventBus extends MemoryEventBus {
     url: string,
     private readonly log: Logger,
     private readonly channel: string,
+    private readonly countError: () => void,
   ) {
     super((error, event) => log.error({ err: error, event: event.type }, "event handler failed"));
     const retryStrategy = (attempt: number) => Math.min(attempt * 200, 2000);
@@ -42,6 +43,7 @@ export class RedisEventBus extends MemoryEventBus {
     this.subscriber = new Redis(url, { lazyConnect: true, retryStrategy });
     for (const client of [this.publisher, this.subscriber]) {
       client.on("error", (error) => {
+        countError();
         if (this.healthy)
           log.warn({ err: error }, "event bus: Redis unavailable; other instances miss events until it returns");
         this.healthy = false;
@@ -56,8 +58,14 @@ export class RedisEventBus extends MemoryEventBus {
     });
   }
 
-  static async connect(url: string, log: Logger, channel = eventsChannel("sta")): Promise<RedisEventBus> {
-    const bus = new RedisEventBus(url, log, channel);
+  /** `countError` is told of every connection or command error (the metrics count them). */
+  static async connect(
+    url: string,
+    log: Logger,
+    channel = eventsChannel("sta"),
+    countError: () => void = () => {},
+  ): Promise<RedisEventBus> {
+    const bus = new RedisEventBus(url, log, channel, countError);
     // Not awaited to success: a Redis that is down now is retried in the background, and the
     // subscription is remade on every reconnect (ioredis autoResubscribe).
     await Promise.allSettled([bus.publisher.connect(), bus.subscriber.connect()]);
@@ -72,6 +80,7 @@ export class RedisEventBus extends MemoryEventBus {
     try {
       await this.publisher.publish(this.channel, JSON.stringify(envelope));
     } catch (error) {
+      this.countError();
       // The change itself is committed; other instances catch up through their caches' TTLs.
       this.log.warn({ err: error, events: events.map((e) => e.type) }, "event bus: could not broadcast");
     }

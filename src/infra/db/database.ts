@@ -11,6 +11,7 @@ import {
 } from "kysely";
 import pg from "pg";
 import { type DatabaseTarget, inDefaultDataFolder, redactUrl } from "../../config.js";
+import type { PoolStats } from "../metrics.js";
 import type { Database } from "./schema.js";
 
 export type Dialect = "sqlite" | "postgres";
@@ -21,6 +22,8 @@ export interface Db {
   readonly dialect: Dialect;
   /** Cheap liveness query for /ready. */
   ping(): Promise<void>;
+  /** The connection pool's state (PostgreSQL); undefined on SQLite (one connection, no pool). */
+  poolStats(): PoolStats | undefined;
   close(): Promise<void>;
 }
 
@@ -64,7 +67,7 @@ function openSqlite(path: string): Db {
     dialect: new SqliteDialect({ database: withStatementCache(native) }),
     plugins: [new CamelCasePlugin()],
   });
-  return wrap(kysely, "sqlite");
+  return wrap(kysely, "sqlite", () => undefined);
 }
 
 /**
@@ -97,14 +100,19 @@ async function openPostgres(url: string, env: PgEnv): Promise<Db> {
     dialect: new PostgresDialect({ pool }),
     plugins: [new CamelCasePlugin()],
   });
-  return wrap(kysely, "postgres");
+  return wrap(kysely, "postgres", () => ({
+    total: pool.totalCount,
+    idle: pool.idleCount,
+    waiting: pool.waitingCount,
+  }));
 }
 
-function wrap(kysely: Kysely<Database>, dialect: Dialect): Db {
+function wrap(kysely: Kysely<Database>, dialect: Dialect, poolStats: () => PoolStats | undefined): Db {
   let closed = false;
   return {
     kysely,
     dialect,
+    poolStats,
     async ping() {
       await sql`select 1`.execute(kysely);
     },

@@ -43,6 +43,7 @@ export class RedisLease implements Lease {
     readonly key: string,
     readonly ttlMs: number,
     private readonly log: Logger,
+    private readonly countError: () => void,
   ) {
     this.client = new Redis(url, {
       lazyConnect: true,
@@ -50,13 +51,19 @@ export class RedisLease implements Lease {
       enableOfflineQueue: false,
       retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
     });
-    // Reported by acquire(), once per outage.
-    this.client.on("error", () => {});
+    // Reported by acquire(), once per outage; counted each time.
+    this.client.on("error", () => countError());
   }
 
   /** Connects (a Redis that is down now is retried in the background; the lease is not held meanwhile). */
-  static async open(url: string, key: string, ttlMs: number, log: Logger): Promise<RedisLease> {
-    const lease = new RedisLease(url, key, ttlMs, log);
+  static async open(
+    url: string,
+    key: string,
+    ttlMs: number,
+    log: Logger,
+    countError: () => void = () => {},
+  ): Promise<RedisLease> {
+    const lease = new RedisLease(url, key, ttlMs, log, countError);
     await lease.client.connect().catch(() => {});
     return lease;
   }
@@ -69,6 +76,7 @@ export class RedisLease implements Lease {
       this.healthy = true;
       return held;
     } catch (error) {
+      this.countError();
       if (this.healthy) this.log.warn({ err: error, key: this.key }, "market lease: Redis unavailable; not leading");
       this.healthy = false;
       return false;

@@ -12,6 +12,8 @@ export async function createRateLimitStore(options: {
   keyPrefix: string;
   log: Logger;
   now: () => number;
+  /** Told of every Redis error (the metrics count them). */
+  countError?: () => void;
 }): Promise<RateLimitStore> {
   if (!options.redisUrl) return new MemoryRateLimitStore(options.now);
   return RedisRateLimitStore.connect({
@@ -19,5 +21,6 @@ export async function createRateLimitStore(options: {
     keyPrefix: options.keyPrefix,
     log: options.log,
     now: options.now,
+    ...(options.countError ? { countError: options.countError } : {}),
   });
 }

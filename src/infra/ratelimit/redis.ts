@@ -54,6 +54,8 @@ export interface RedisStoreOptions {
   /** How long `connect` waits for the first connection before serving degraded. */
   connectTimeoutMs?: number;
   keyPrefix?: string;
+  /** Told of every connection or command error (the metrics count them). */
+  countError?: () => void;
 }
 
 /**
@@ -67,6 +69,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   private readonly fallback: MemoryRateLimitStore;
   private readonly log: Logger;
   private readonly prefix: string;
+  private readonly countError: () => void;
   private degraded = false;
   /** While degraded on a live but failing connection, Redis is tried again only after this time. */
   private probeAt = 0;
@@ -74,6 +77,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   private constructor(options: RedisStoreOptions) {
     this.log = options.log;
     this.prefix = options.keyPrefix ?? "sta:rl:";
+    this.countError = options.countError ?? (() => {});
     this.fallback = new MemoryRateLimitStore(options.now);
     this.redis = new Redis(options.url, {
       // Fail fast while disconnected instead of queueing: the request is limited locally.
@@ -85,7 +89,10 @@ export class RedisRateLimitStore implements RateLimitStore {
       lazyConnect: true,
     });
     // ioredis reports every failed reconnect; the outage itself is logged once in consume.
-    this.redis.on("error", (err) => this.log.debug({ err }, "rate limit store: redis connection error"));
+    this.redis.on("error", (err) => {
+      this.countError();
+      this.log.debug({ err }, "rate limit store: redis connection error");
+    });
   }
 
   /** Connects (waiting at most connectTimeoutMs); an unreachable Redis leaves the store degraded. */
@@ -118,6 +125,7 @@ export class RedisRateLimitStore implements RateLimitStore {
       }
       return parse(reply, limits.length);
     } catch (err) {
+      this.countError();
       this.probeAt = Date.now() + PROBE_INTERVAL_MS;
       this.markDegraded(err);
       return this.fallback.consumeNow(caller, limits);

@@ -12,6 +12,8 @@ import { auditRepository } from "./audit.repository.js";
 export async function recordAudit(deps: Deps, entry: AuditEntry, executor: Executor = deps.db.kysely): Promise<void> {
   const at = isoNow(deps.clock);
   await auditRepository(executor).insert(entry, at);
+  // Counted once written (an event of a write that later rolls back is counted all the same).
+  deps.metrics.auditEvents.labels(entry.action, entry.outcome).inc();
   deps.log.info(
     {
       audit: entry.action,

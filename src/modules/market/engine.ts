@@ -39,6 +39,8 @@ export interface Leadership {
 export interface EngineOptions {
   onError?: (error: unknown) => void;
   leadership?: Leadership;
+  /** Told how late (ms) each timed tick started against its schedule (the metrics' tick lag). */
+  onTickLag?: (lateMs: number) => void;
 }
 
 const round = (value: number, precision: number) => {
@@ -65,6 +67,7 @@ export class MarketEngine implements Market {
   private readonly appliedUnknown = new Map<number, Quote>();
   private readonly onError: (error: unknown) => void;
   private readonly leadership: Leadership | undefined;
+  private readonly onTickLag: ((lateMs: number) => void) | undefined;
   private leading = false;
   /** Names this engine in its broadcasts, so that it skips its own. */
   readonly id = randomUUID();
@@ -77,6 +80,7 @@ export class MarketEngine implements Market {
     const opts = typeof options === "function" ? { onError: options } : options;
     this.onError = opts.onError ?? (() => {});
     this.leadership = opts.leadership;
+    this.onTickLag = opts.onTickLag;
     this.source = new RandomWalkSource(settings.seed, settings.volatility);
   }
 
@@ -197,18 +201,28 @@ export class MarketEngine implements Market {
     for (const listener of this.listeners) await listener(applied, { step, applied: true });
   }
 
-  /** A timed tick: only while this instance holds the leadership (always, alone). */
-  private async timedTick(): Promise<void> {
+  /**
+   * A timed tick: only while this instance holds the leadership (always, alone). `dueAt` is when
+   * the timer should have started it (performance.now()); how late it starts is reported.
+   */
+  private async timedTick(dueAt: number): Promise<void> {
     this.leading = this.leadership ? await this.leadership.acquire() : true;
-    if (this.leading && this.timer) await this.tick();
+    if (!this.leading || !this.timer) return;
+    this.onTickLag?.(Math.max(0, performance.now() - dueAt));
+    await this.tick();
   }
 
   /** Ticks every `tickMs`; a tick still running when the next is due delays it (no pile-up). */
   start(): void {
     if (this.timer || this.settings.tickMs <= 0) return;
+    const tickMs = this.settings.tickMs;
+    // Node re-arms an interval from the moment it fires: each firing is due tickMs after the last.
+    let dueAt = performance.now() + tickMs;
     this.timer = setInterval(() => {
+      const due = dueAt;
+      dueAt = performance.now() + tickMs;
       if (this.running || this.timing) return;
-      this.timing = this.timedTick()
+      this.timing = this.timedTick(due)
         .catch(this.onError)
         .finally(() => {
           this.timing = undefined;

@@ -11,7 +11,7 @@ import { SocialReadCache } from "./shared/read-cache.js";
 /** Posts, polls, comments, reactions, the social graph and every feed: one routes file per sub-area. */
 export function registerSocialRoutes(app: App, deps: Deps): void {
   // One post and feed pages are answered from this instance's cache while nothing they show changed.
-  const cache = SocialReadCache.listening(deps.bus, deps.config.readCache);
+  const cache = SocialReadCache.listening(deps.bus, deps.config.readCache, deps.metrics);
   registerPostRoutes(app, deps, cache);
   registerPollRoutes(app, deps);
   registerFeedRoutes(app, deps, cache);

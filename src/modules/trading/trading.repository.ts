@@ -223,6 +223,16 @@ export const tradingRepository = (db: Executor) => ({
     return row.positionId;
   },
 
+  /** Open positions of every user: the metrics' gauge, read at scrape time (the status index answers it). */
+  async countOpenPositions(): Promise<number> {
+    const row = await db
+      .selectFrom("demoPositions")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .where("status", "=", "open")
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  },
+
   async findPosition(positionId: number): Promise<PositionRow | undefined> {
     const row = await db
       .selectFrom("demoPositions")

@@ -80,6 +80,22 @@ export function registerTradingTriggers(deps: Deps): void {
   });
 }
 
+/**
+ * The trading gauges, read when /metrics is scraped (nothing is counted per order or tick): open
+ * positions (of every instance: a count in the store) and the triggers this instance's index
+ * has armed (positions with a stop-loss, take-profit or trailing stop being watched).
+ */
+export function registerTradingMetrics(deps: Deps): void {
+  deps.metrics.gauge("trading_open_positions", "Open demo positions (all users, all instances)", () =>
+    tradingRepository(deps.db.kysely).countOpenPositions(),
+  );
+  deps.metrics.gauge(
+    "trading_armed_triggers",
+    "Positions whose stop-loss, take-profit or trailing stop this instance watches",
+    () => deps.triggers.index.size,
+  );
+}
+
 export function evaluateTick(index: TriggerIndex, quotes: readonly Quote[]): Fired[] {
   const fired: Fired[] = [];
   for (const q of quotes) {

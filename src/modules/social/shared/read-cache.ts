@@ -1,5 +1,6 @@
 import type { ReadCacheSettings } from "../../../config.js";
 import type { EventBus, SocialChanged } from "../../../core/events.js";
+import type { Metrics } from "../../../infra/metrics.js";
 
 /*
  * Answers of social reads (one post, a feed page), kept as the exact bytes sent, per caller and
@@ -52,10 +53,18 @@ export class SocialReadCache {
     private readonly now: () => number = () => performance.now(),
   ) {}
 
-  /** Listens to every instance's social writes. */
-  static listening(bus: EventBus, settings: ReadCacheSettings): SocialReadCache {
+  /**
+   * Listens to every instance's social writes. Its hits, misses and bytes are read by `metrics`
+   * at scrape time (`stats()`): the hit path only adds to a plain number, as before.
+   */
+  static listening(
+    bus: EventBus,
+    settings: ReadCacheSettings,
+    metrics: Pick<Metrics, "addReadCache">,
+  ): SocialReadCache {
     const cache = new SocialReadCache(settings);
     bus.subscribeEverywhere("SocialChanged", (event) => cache.changed(event));
+    metrics.addReadCache(cache);
     return cache;
   }
 
