@@ -14,6 +14,7 @@ import { requestLogger } from "./http/request-logger.js";
 import { registerRouteTable } from "./http/route-table.js";
 import { registerTextRules } from "./http/text.js";
 import { AJV_OPTIONS } from "./http/validation-messages.js";
+import { storeFailureOf } from "./infra/db/failures.js";
 import type { Deps } from "./modules/context.js";
 import { registerHealthRoutes } from "./modules/health/health.routes.js";
 import { createKeyPairAuthenticator } from "./modules/identity/authenticate.js";
@@ -60,7 +61,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
     done();
   });
   registerCors(app, config.corsOrigins);
-  registerErrorHandling(app, (code) => ERROR_STATUS[code], config.scopePrefix);
+  registerErrorHandling(app, (code) => ERROR_STATUS[code], config.scopePrefix, storeFailureOf);
   registerAuth(app, {
     keyPair: createKeyPairAuthenticator(deps),
     bearer: bearerAuthenticator(app, deps),

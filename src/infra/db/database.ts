@@ -39,6 +39,13 @@ export class DatabaseUnavailableError extends Error {
 /** How long opening waits for PostgreSQL to answer before calling it unreachable. */
 export const CONNECT_TIMEOUT_MS = 10_000;
 
+/**
+ * How long a query waits for a pooled connection (a free one, or a new one while PostgreSQL is
+ * away) before failing as `unavailable` (a 503): a request never waits for the database without
+ * bound (docs/decisions/0107).
+ */
+export const POOL_CONNECT_TIMEOUT_MS = 5_000;
+
 export async function openDatabase(target: DatabaseTarget): Promise<Db> {
   return target.kind === "postgres" ? openPostgres(target.url, target.pgEnv ?? {}) : openSqlite(target.url);
 }
@@ -90,9 +97,21 @@ function withStatementCache(native: SqliteDatabase.Database, limit = 1000): Sqli
 
 async function openPostgres(url: string, env: PgEnv): Promise<Db> {
   await probePostgres(url, env);
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS,
+    // A peer that vanished without a word (a cut link) is noticed by TCP, not only by a query.
+    keepAlive: true,
+  });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on("error", () => {});
+  // Nor may a client in use (between two statements of a transaction, say) when PostgreSQL
+  // restarts or terminates its backend: pg emits "error" on it, which unheard would crash the
+  // process. Its next query fails instead (a 503), and the pool drops it when it is released.
+  pool.on("connect", (client) => {
+    client.on("error", () => {});
+  });
   const kysely = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
     plugins: [new CamelCasePlugin()],
