@@ -1,4 +1,4 @@
-/** Database and Redis settings: DATABASE_URL (--database), REDIS_URL (--redis-url), REDIS_NAMESPACE. */
+/** Database and Redis settings: DATABASE_URL (--database), SQLITE_SYNCHRONOUS, REDIS_URL (--redis-url), REDIS_NAMESPACE. */
 
 import { statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -10,7 +10,15 @@ export interface DatabaseTarget {
   url: string;
   /** PGHOST / PGPORT, which the PostgreSQL driver uses where the URL leaves them out. */
   pgEnv?: { PGHOST?: string | undefined; PGPORT?: string | undefined };
+  /**
+   * SQLITE_SYNCHRONOUS: `normal` (default) loses nothing on a process crash but may lose the last
+   * commits on a power loss or an OS crash; `full` syncs the write-ahead log on every commit, so
+   * a committed order survives a power loss too, at a cost measured in docs/decisions/0107.
+   */
+  synchronous?: SqliteSynchronous;
 }
+
+export type SqliteSynchronous = "normal" | "full";
 
 export interface StorageSettings {
   database: DatabaseTarget;
@@ -91,10 +99,17 @@ export function parseStorageSettings(
   const databaseIssue = databaseProblem(databaseText, setting);
   if (databaseIssue) problems.push(databaseIssue);
   const parsed = parseDatabaseTarget(databaseText);
-  const database =
+  const synchronousText = pick(undefined, "SQLITE_SYNCHRONOUS") ?? "normal";
+  const synchronous = synchronousText.toLowerCase();
+  if (synchronous !== "normal" && synchronous !== "full") {
+    problems.push(
+      `SQLITE_SYNCHRONOUS must be normal (safe against a crash of the process) or full (safe against a power loss too) (got "${synchronousText}")`,
+    );
+  }
+  const database: DatabaseTarget =
     parsed.kind === "postgres"
       ? { ...parsed, pgEnv: { PGHOST: pick(undefined, "PGHOST"), PGPORT: pick(undefined, "PGPORT") } }
-      : parsed;
+      : { ...parsed, synchronous: synchronous === "full" ? "full" : "normal" };
 
   const redisUrl = pick(flags.redisUrl, "REDIS_URL");
   if (redisUrl !== undefined && !/^rediss?:\/\/.+/i.test(redisUrl)) {

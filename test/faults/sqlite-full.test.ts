@@ -64,3 +64,19 @@ describe("SQLite disk full", () => {
     expect(await pragma("integrity_check")).toBe("ok");
   }, 30_000);
 });
+
+describe("SQLITE_SYNCHRONOUS", () => {
+  it.each([
+    ["unset", undefined, 1],
+    ["normal", "normal", 1],
+    ["full", "full", 2],
+  ])("%s opens the file with synchronous = %i (1 NORMAL, 2 FULL)", async (_name, value, level) => {
+    const h = await startHarness("sqlite", value ? { env: { SQLITE_SYNCHRONOUS: value } } : {});
+    try {
+      const rows = (await sql.raw("pragma synchronous").execute(h.deps.db.kysely)).rows as Record<string, unknown>[];
+      expect(Object.values(rows[0]!)[0]).toBe(level);
+    } finally {
+      await h.close();
+    }
+  });
+});

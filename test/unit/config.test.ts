@@ -51,6 +51,14 @@ describe("loadConfig", () => {
     expect(problems.join("\n")).toMatch(/SEED/);
   });
 
+  it("SQLITE_SYNCHRONOUS is normal by default, full on request, and refuses anything else in one sentence", () => {
+    expect(loadConfig({}).database.synchronous).toBe("normal");
+    expect(loadConfig({ SQLITE_SYNCHRONOUS: "FULL" }).database.synchronous).toBe("full");
+    expect(problemsOf({ SQLITE_SYNCHRONOUS: "extra" })).toEqual([
+      'SQLITE_SYNCHRONOUS must be normal (safe against a crash of the process) or full (safe against a power loss too) (got "extra")',
+    ]);
+  });
+
   it("never echoes a password from a connection URL", () => {
     const problems = problemsOf({ REDIS_URL: "http://user:hunter2@host" });
     expect(problems.join("\n")).not.toContain("hunter2");
@@ -117,6 +125,7 @@ describe("the database setting refuses nonsense", () => {
     expect(loadConfig({}, { database: join(dir, "ok", "a.db") }).database).toEqual({
       kind: "sqlite",
       url: join(dir, "ok", "a.db"),
+      synchronous: "normal",
     });
     expect(loadConfig({ DATABASE_URL: ":memory:" }).database.url).toBe(":memory:");
     expect(loadConfig({ DATABASE_URL: `sqlite:${join(dir, "ok", "b.db")}` }).database.url).toBe(

@@ -47,10 +47,12 @@ export const CONNECT_TIMEOUT_MS = 10_000;
 export const POOL_CONNECT_TIMEOUT_MS = 5_000;
 
 export async function openDatabase(target: DatabaseTarget): Promise<Db> {
-  return target.kind === "postgres" ? openPostgres(target.url, target.pgEnv ?? {}) : openSqlite(target.url);
+  return target.kind === "postgres"
+    ? openPostgres(target.url, target.pgEnv ?? {})
+    : openSqlite(target.url, target.synchronous ?? "normal");
 }
 
-function openSqlite(path: string): Db {
+function openSqlite(path: string, synchronous: "normal" | "full"): Db {
   // Only the default ./data is made (npm start on a fresh clone); any other missing folder is an error.
   if (path !== ":memory:" && inDefaultDataFolder(path)) mkdirSync(dirname(path), { recursive: true });
   let native: SqliteDatabase.Database;
@@ -63,7 +65,10 @@ function openSqlite(path: string): Db {
       cause: error,
     });
   }
-  native.pragma("synchronous = NORMAL");
+  // NORMAL (the default): in WAL mode a process crash (kill -9) loses nothing committed; a power
+  // loss or OS crash may lose the last commits, never corrupt the file. FULL (SQLITE_SYNCHRONOUS
+  // =full) syncs the log on every commit, so those survive a power loss too (decision 0107).
+  native.pragma(`synchronous = ${synchronous === "full" ? "FULL" : "NORMAL"}`);
   native.pragma("foreign_keys = ON");
   // A CLI command and a running server may share the file: wait instead of failing at once.
   native.pragma("busy_timeout = 5000");
