@@ -1,4 +1,7 @@
-/** Database and Redis settings: DATABASE_URL (--database), SQLITE_SYNCHRONOUS, REDIS_URL (--redis-url), REDIS_NAMESPACE. */
+/**
+ * Database and Redis settings: DATABASE_URL (--database), DATABASE_QUERY_TIMEOUT_MS,
+ * SQLITE_SYNCHRONOUS, REDIS_URL (--redis-url), REDIS_NAMESPACE.
+ */
 
 import { statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -16,7 +19,16 @@ export interface DatabaseTarget {
    * a committed order survives a power loss too, at a cost measured in docs/decisions/0107.
    */
   synchronous?: SqliteSynchronous;
+  /**
+   * DATABASE_QUERY_TIMEOUT_MS (PostgreSQL): how long one statement may wait for PostgreSQL's answer
+   * before it fails (a 503) and its connection is dropped: a hung server or link holds no request
+   * past it (docs/decisions/0107).
+   */
+  queryTimeoutMs?: number;
 }
+
+/** DATABASE_QUERY_TIMEOUT_MS's default. */
+export const DEFAULT_QUERY_TIMEOUT_MS = 10_000;
 
 export type SqliteSynchronous = "normal" | "full";
 
@@ -106,9 +118,20 @@ export function parseStorageSettings(
       `SQLITE_SYNCHRONOUS must be normal (safe against a crash of the process) or full (safe against a power loss too) (got "${synchronousText}")`,
     );
   }
+  const timeoutText = pick(undefined, "DATABASE_QUERY_TIMEOUT_MS") ?? String(DEFAULT_QUERY_TIMEOUT_MS);
+  const queryTimeoutMs = Number(timeoutText);
+  if (!/^\d+$/.test(timeoutText) || queryTimeoutMs < 100 || queryTimeoutMs > 600_000) {
+    problems.push(
+      `DATABASE_QUERY_TIMEOUT_MS must be a whole number of milliseconds from 100 to 600000 (got "${timeoutText}")`,
+    );
+  }
   const database: DatabaseTarget =
     parsed.kind === "postgres"
-      ? { ...parsed, pgEnv: { PGHOST: pick(undefined, "PGHOST"), PGPORT: pick(undefined, "PGPORT") } }
+      ? {
+          ...parsed,
+          pgEnv: { PGHOST: pick(undefined, "PGHOST"), PGPORT: pick(undefined, "PGPORT") },
+          queryTimeoutMs: Number.isFinite(queryTimeoutMs) ? queryTimeoutMs : DEFAULT_QUERY_TIMEOUT_MS,
+        }
       : { ...parsed, synchronous: synchronous === "full" ? "full" : "normal" };
 
   const redisUrl = pick(flags.redisUrl, "REDIS_URL");

@@ -24,7 +24,8 @@ describe.each(engines().filter((e) => e === "postgres"))("PostgreSQL restarted u
     proxy = new TcpProxy(real.hostname, Number(real.port || 5432));
     await proxy.start();
     h = await startHarness(engine, {
-      env: { RATE_LIMITS_ENABLED: "false" },
+      // A statement waits at most 1.5 s for a frozen server (the default is 10 s).
+      env: { RATE_LIMITS_ENABLED: "false", DATABASE_QUERY_TIMEOUT_MS: "1500" },
       storeAddress: (url) => {
         const u = new URL(url);
         database = u.pathname.slice(1);
@@ -87,6 +88,22 @@ describe.each(engines().filter((e) => e === "postgres"))("PostgreSQL restarted u
     await expectOrdersWhole(u, answers);
     const ready = await h.app.inject({ method: "GET", url: "/ready" });
     expect(ready.statusCode).toBe(200);
+  }, 30_000);
+
+  it("the link frozen (accepts, never answers): 503s within the query and connect timeouts, then back by itself", async () => {
+    const u = await h.user(["trade.demo:write"]);
+    const load = runLoad(h.app, u.headers);
+    await sleep(300);
+    proxy.freeze();
+    // Longer than the bound: a request that waited for the frozen link would fail the test.
+    await sleep(BOUND_MS + 1_000);
+    proxy.restore();
+    expect(await until(() => healthy(u))).toBe(true);
+    await sleep(300);
+    const answers = await load.stop();
+    expect(answers.filter((a) => a.status === 503).length).toBeGreaterThan(0);
+    expectClean(answers);
+    await expectOrdersWhole(u, answers);
   }, 30_000);
 
   it("every backend terminated (as a restart does), twice: the pool reconnects and nothing is lost", async () => {

@@ -59,6 +59,18 @@ describe("loadConfig", () => {
     ]);
   });
 
+  it("DATABASE_QUERY_TIMEOUT_MS bounds PostgreSQL statements: 10 s by default, refused outside 100 to 600000", () => {
+    expect(loadConfig({ DATABASE_URL: "postgres://h/db" }).database.queryTimeoutMs).toBe(10_000);
+    expect(
+      loadConfig({ DATABASE_URL: "postgres://h/db", DATABASE_QUERY_TIMEOUT_MS: "2500" }).database.queryTimeoutMs,
+    ).toBe(2500);
+    for (const bad of ["50", "1e4", "ten", "600001"]) {
+      expect(problemsOf({ DATABASE_QUERY_TIMEOUT_MS: bad })).toEqual([
+        `DATABASE_QUERY_TIMEOUT_MS must be a whole number of milliseconds from 100 to 600000 (got "${bad}")`,
+      ]);
+    }
+  });
+
   it("never echoes a password from a connection URL", () => {
     const problems = problemsOf({ REDIS_URL: "http://user:hunter2@host" });
     expect(problems.join("\n")).not.toContain("hunter2");

@@ -48,7 +48,7 @@ export const POOL_CONNECT_TIMEOUT_MS = 5_000;
 
 export async function openDatabase(target: DatabaseTarget): Promise<Db> {
   return target.kind === "postgres"
-    ? openPostgres(target.url, target.pgEnv ?? {})
+    ? openPostgres(target.url, target.pgEnv ?? {}, target.queryTimeoutMs ?? 10_000)
     : openSqlite(target.url, target.synchronous ?? "normal");
 }
 
@@ -100,10 +100,36 @@ function withStatementCache(native: SqliteDatabase.Database, limit = 1000): Sqli
   };
 }
 
-async function openPostgres(url: string, env: PgEnv): Promise<Db> {
+/**
+ * A pg client whose statement that timed out (`query_timeout`) drops its connection. pg rejects the
+ * statement but leaves it in flight on the connection, so every later statement there (the
+ * transaction's rollback, the next request's queries) would queue behind an answer that may never
+ * come. Dropped, the client fails fast and the pool replaces it.
+ */
+class DroppingClient extends pg.Client {
+  // biome-ignore lint/suspicious/noExplicitAny: pg's overloaded query signature
+  override query(...args: any[]): any {
+    // biome-ignore lint/suspicious/noExplicitAny: as above
+    const result = (super.query as (...a: any[]) => any)(...args);
+    if (result && typeof result.then === "function") {
+      return result.catch((error: unknown) => {
+        if (error instanceof Error && error.message === "Query read timeout") {
+          (this as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+        }
+        throw error;
+      });
+    }
+    return result;
+  }
+}
+
+async function openPostgres(url: string, env: PgEnv, queryTimeoutMs: number): Promise<Db> {
   await probePostgres(url, env);
   const pool = new pg.Pool({
+    Client: DroppingClient,
     connectionString: url,
+    // A hung server or link holds no statement past this (a 503), and its connection is dropped.
+    query_timeout: queryTimeoutMs,
     max: 10,
     connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS,
     // A peer that vanished without a word (a cut link) is noticed by TCP, not only by a query.
