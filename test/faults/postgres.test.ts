@@ -1,8 +1,10 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RecordedSource } from "../../src/modules/market/price-sources.js";
+import { currentQuotes } from "../../src/modules/market/quotes.js";
 import { engines, type Harness, startHarness, type TestUser } from "../support/harness.js";
 import { PG_ADMIN_URL } from "../support/services.js";
-import { type Answer, ORDER, runLoad, send, sleep, unavailableProblem, until } from "./load.js";
+import { AAPL, type Answer, BY_AMOUNT, ORDER, runLoad, send, sleep, unavailableProblem, until } from "./load.js";
 import { TcpProxy } from "./tcp-proxy.js";
 
 /** The longest any request may take while the database is away (a hang fails the test). */
@@ -131,5 +133,46 @@ describe.each(engines().filter((e) => e === "postgres"))("PostgreSQL restarted u
     } finally {
       await admin.end();
     }
+  }, 30_000);
+
+  it("a stop-loss crossed while the database is away is not forgotten: it closes once the database is back", async () => {
+    const u = await h.user(["trade.demo:write"]);
+    const q = (await currentQuotes(h.deps, [AAPL])).get(AAPL)!;
+    const open = await h.app.inject({
+      method: "POST",
+      url: BY_AMOUNT,
+      headers: { ...u.headers, "x-request-id": crypto.randomUUID() },
+      payload: { ...ORDER, StopLossRate: Number((q.bid * 0.9).toFixed(2)) },
+    });
+    expect(open.statusCode).toBe(200);
+    const positionId = open.json().orderForOpen.positionID as number;
+    // The price falls through the stop and stays there; the first ticks come while the link is cut.
+    const low = q.mid * 0.8;
+    h.deps.market.useSource(new RecordedSource({ [AAPL]: Array(20).fill(low) }, h.deps.market.steps));
+    proxy.cut();
+    try {
+      await h.deps.market.tick();
+      await h.deps.market.tick();
+    } finally {
+      proxy.restore();
+    }
+    const closed = async () => {
+      await h.deps.market.tick();
+      const history = await h.app.inject({
+        method: "GET",
+        url: "/api/v1/trading/info/trade/demo/history",
+        headers: { ...u.headers, "x-request-id": crypto.randomUUID() },
+      });
+      return (
+        history.statusCode === 200 && history.json().some((t: { positionId: number }) => t.positionId === positionId)
+      );
+    };
+    expect(await until(closed)).toBe(true);
+    const history = await h.app.inject({
+      method: "GET",
+      url: "/api/v1/trading/info/trade/demo/history",
+      headers: { ...u.headers, "x-request-id": crypto.randomUUID() },
+    });
+    expect(history.json().filter((t: { positionId: number }) => t.positionId === positionId)).toHaveLength(1);
   }, 30_000);
 });

@@ -67,10 +67,10 @@ describe("SQLite disk full", () => {
 
 describe("SQLITE_SYNCHRONOUS", () => {
   it.each([
-    ["unset", undefined, 1],
-    ["normal", "normal", 1],
-    ["full", "full", 2],
-  ])("%s opens the file with synchronous = %i (1 NORMAL, 2 FULL)", async (_name, value, level) => {
+    ["unset", 1, undefined],
+    ["normal", 1, "normal"],
+    ["full", 2, "full"],
+  ])("%s opens the file with synchronous = %i (1 NORMAL, 2 FULL)", async (_name, level, value) => {
     const h = await startHarness("sqlite", value ? { env: { SQLITE_SYNCHRONOUS: value } } : {});
     try {
       const rows = (await sql.raw("pragma synchronous").execute(h.deps.db.kysely)).rows as Record<string, unknown>[];
