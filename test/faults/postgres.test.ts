@@ -175,4 +175,17 @@ describe.each(engines().filter((e) => e === "postgres"))("PostgreSQL restarted u
     });
     expect(history.json().filter((t: { positionId: number }) => t.positionId === positionId)).toHaveLength(1);
   }, 30_000);
+
+  it("a bearer token checked while the database is away is a 503, not a 401 that would send the client to sign in again", async () => {
+    const { headers } = await h.bearer(["trade.demo:write"]);
+    proxy.cut();
+    let during: Answer;
+    try {
+      during = await send(h.app, headers, "read");
+    } finally {
+      proxy.restore();
+    }
+    expect(unavailableProblem(during)).toBeUndefined();
+    expect(await until(async () => (await send(h.app, headers, "read")).status === 200)).toBe(true);
+  }, 30_000);
 });
