@@ -35,6 +35,7 @@ export type { ReadCacheSettings } from "./config/social.js";
 export {
   type DatabaseTarget,
   DEFAULT_DATABASE,
+  DEFAULT_QUERY_TIMEOUT_MS,
   databaseProblem,
   inDefaultDataFolder,
   parseDatabaseTarget,

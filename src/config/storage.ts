@@ -22,13 +22,14 @@ export interface DatabaseTarget {
   /**
    * DATABASE_QUERY_TIMEOUT_MS (PostgreSQL): how long one statement may wait for PostgreSQL's answer
    * before it fails (a 503) and its connection is dropped: a hung server or link holds no request
-   * past it (docs/decisions/0107).
+   * past it (docs/decisions/0107). It bounds every statement, migrations and the retention pass
+   * included: raise it for a migration on a very large database.
    */
   queryTimeoutMs?: number;
 }
 
 /** DATABASE_QUERY_TIMEOUT_MS's default. */
-export const DEFAULT_QUERY_TIMEOUT_MS = 10_000;
+export const DEFAULT_QUERY_TIMEOUT_MS = 30_000;
 
 export type SqliteSynchronous = "normal" | "full";
 

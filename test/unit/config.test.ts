@@ -59,8 +59,8 @@ describe("loadConfig", () => {
     ]);
   });
 
-  it("DATABASE_QUERY_TIMEOUT_MS bounds PostgreSQL statements: 10 s by default, refused outside 100 to 600000", () => {
-    expect(loadConfig({ DATABASE_URL: "postgres://h/db" }).database.queryTimeoutMs).toBe(10_000);
+  it("DATABASE_QUERY_TIMEOUT_MS bounds PostgreSQL statements: 30 s by default, refused outside 100 to 600000", () => {
+    expect(loadConfig({ DATABASE_URL: "postgres://h/db" }).database.queryTimeoutMs).toBe(30_000);
     expect(
       loadConfig({ DATABASE_URL: "postgres://h/db", DATABASE_QUERY_TIMEOUT_MS: "2500" }).database.queryTimeoutMs,
     ).toBe(2500);

@@ -10,7 +10,7 @@ import {
   sql,
 } from "kysely";
 import pg from "pg";
-import { type DatabaseTarget, inDefaultDataFolder, redactUrl } from "../../config.js";
+import { type DatabaseTarget, DEFAULT_QUERY_TIMEOUT_MS, inDefaultDataFolder, redactUrl } from "../../config.js";
 import type { Database } from "./schema.js";
 
 export type Dialect = "sqlite" | "postgres";
@@ -48,7 +48,7 @@ export const POOL_CONNECT_TIMEOUT_MS = 5_000;
 
 export async function openDatabase(target: DatabaseTarget): Promise<Db> {
   return target.kind === "postgres"
-    ? openPostgres(target.url, target.pgEnv ?? {}, target.queryTimeoutMs ?? 10_000)
+    ? openPostgres(target.url, target.pgEnv ?? {}, target.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS)
     : openSqlite(target.url, target.synchronous ?? "normal");
 }
 
