@@ -15,6 +15,7 @@ import { requestLogger } from "./http/request-logger.js";
 import { registerRouteTable } from "./http/route-table.js";
 import { registerTextRules } from "./http/text.js";
 import { AJV_OPTIONS } from "./http/validation-messages.js";
+import { storeFailureOf } from "./infra/db/failures.js";
 import { registerClubRoutes } from "./modules/clubs/clubs.routes.js";
 import type { Deps } from "./modules/context.js";
 import { registerHealthRoutes } from "./modules/health/health.routes.js";
@@ -69,6 +70,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
     app,
     (code) => ERROR_STATUS[code],
     config.scopePrefix,
+    storeFailureOf,
     config.metrics.enabled ? unmatchedRecorder(deps.metrics) : undefined,
   );
   registerAuth(app, {

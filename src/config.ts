@@ -43,6 +43,7 @@ export type { ReadCacheSettings } from "./config/social.js";
 export {
   type DatabaseTarget,
   DEFAULT_DATABASE,
+  DEFAULT_QUERY_TIMEOUT_MS,
   databaseProblem,
   inDefaultDataFolder,
   parseDatabaseTarget,

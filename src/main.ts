@@ -34,7 +34,7 @@ const program = new Command("social-trading-api")
     "after",
     "\nEnvironment (the README's Configuration table explains each; flags win over the environment):\n" +
       "  server    PORT, HOST, LOG_LEVEL, BODY_LIMIT, CORS_ORIGINS, SEED, SCOPE_PREFIX, AUTH_CACHE_TTL_MS\n" +
-      "  storage   DATABASE_URL, REDIS_URL, REDIS_NAMESPACE\n" +
+      "  storage   DATABASE_URL, DATABASE_QUERY_TIMEOUT_MS, SQLITE_SYNCHRONOUS, REDIS_URL, REDIS_NAMESPACE\n" +
       "  secrets   NODE_ENV, SECRETS_KEY, SECRETS_KEY_FILE, SECRETS_KEY_PREVIOUS, SECRETS_KEY_PREVIOUS_FILE\n" +
       "  limits    RATE_LIMITS_ENABLED, RATE_LIMIT_<POOL>, TRUST_PROXY\n" +
       "  oauth     PUBLIC_URL, OAUTH_AUDIENCE, ACCESS_TOKEN_TTL, REFRESH_TOKEN_TTL, OAUTH_JWKS_URL, OAUTH_EXTERNAL_ISSUER\n" +

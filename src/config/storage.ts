@@ -1,4 +1,7 @@
-/** Database and Redis settings: DATABASE_URL (--database), REDIS_URL (--redis-url), REDIS_NAMESPACE. */
+/**
+ * Database and Redis settings: DATABASE_URL (--database), DATABASE_QUERY_TIMEOUT_MS,
+ * SQLITE_SYNCHRONOUS, REDIS_URL (--redis-url), REDIS_NAMESPACE.
+ */
 
 import { statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -10,7 +13,25 @@ export interface DatabaseTarget {
   url: string;
   /** PGHOST / PGPORT, which the PostgreSQL driver uses where the URL leaves them out. */
   pgEnv?: { PGHOST?: string | undefined; PGPORT?: string | undefined };
+  /**
+   * SQLITE_SYNCHRONOUS: `normal` (default) loses nothing on a process crash but may lose the last
+   * commits on a power loss or an OS crash; `full` syncs the write-ahead log on every commit, so
+   * a committed order survives a power loss too, at a cost measured in docs/decisions/0107.
+   */
+  synchronous?: SqliteSynchronous;
+  /**
+   * DATABASE_QUERY_TIMEOUT_MS (PostgreSQL): how long one statement may wait for PostgreSQL's answer
+   * before it fails (a 503) and its connection is dropped: a hung server or link holds no request
+   * past it (docs/decisions/0107). It bounds every statement, migrations and the retention pass
+   * included: raise it for a migration on a very large database.
+   */
+  queryTimeoutMs?: number;
 }
+
+/** DATABASE_QUERY_TIMEOUT_MS's default. */
+export const DEFAULT_QUERY_TIMEOUT_MS = 30_000;
+
+export type SqliteSynchronous = "normal" | "full";
 
 export interface StorageSettings {
   database: DatabaseTarget;
@@ -91,10 +112,28 @@ export function parseStorageSettings(
   const databaseIssue = databaseProblem(databaseText, setting);
   if (databaseIssue) problems.push(databaseIssue);
   const parsed = parseDatabaseTarget(databaseText);
-  const database =
+  const synchronousText = pick(undefined, "SQLITE_SYNCHRONOUS") ?? "normal";
+  const synchronous = synchronousText.toLowerCase();
+  if (synchronous !== "normal" && synchronous !== "full") {
+    problems.push(
+      `SQLITE_SYNCHRONOUS must be normal (safe against a crash of the process) or full (safe against a power loss too) (got "${synchronousText}")`,
+    );
+  }
+  const timeoutText = pick(undefined, "DATABASE_QUERY_TIMEOUT_MS") ?? String(DEFAULT_QUERY_TIMEOUT_MS);
+  const queryTimeoutMs = Number(timeoutText);
+  if (!/^\d+$/.test(timeoutText) || queryTimeoutMs < 100 || queryTimeoutMs > 600_000) {
+    problems.push(
+      `DATABASE_QUERY_TIMEOUT_MS must be a whole number of milliseconds from 100 to 600000 (got "${timeoutText}")`,
+    );
+  }
+  const database: DatabaseTarget =
     parsed.kind === "postgres"
-      ? { ...parsed, pgEnv: { PGHOST: pick(undefined, "PGHOST"), PGPORT: pick(undefined, "PGPORT") } }
-      : parsed;
+      ? {
+          ...parsed,
+          pgEnv: { PGHOST: pick(undefined, "PGHOST"), PGPORT: pick(undefined, "PGPORT") },
+          queryTimeoutMs: Number.isFinite(queryTimeoutMs) ? queryTimeoutMs : DEFAULT_QUERY_TIMEOUT_MS,
+        }
+      : { ...parsed, synchronous: synchronous === "full" ? "full" : "normal" };
 
   const redisUrl = pick(flags.redisUrl, "REDIS_URL");
   if (redisUrl !== undefined && !/^rediss?:\/\/.+/i.test(redisUrl)) {

@@ -18,6 +18,7 @@ export const ERROR_STATUS = {
   HeadersTooLarge: 431,
   GeneralError: 500,
   ServiceUnavailable: 503,
+  InsufficientStorage: 507,
   RequestTimeout: 408,
 } as const;
 

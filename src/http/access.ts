@@ -97,6 +97,10 @@ export function api<S extends RouteSchema>(access: Access, schema: S, prefix: st
       "Retry-After": { description: "Seconds to wait", schema: { type: "integer" } },
     }),
     500: errorResponse(500, "Unexpected server error; no internals are disclosed"),
+    503: errorResponse(503, "The database is unreachable or restarting; retry after the given seconds", {
+      "Retry-After": { description: "Seconds to wait", schema: { type: "integer" } },
+    }),
+    507: errorResponse(507, "The database has no space left for this change; reads keep working"),
   };
   if (schema.body) {
     errors[400] = errorResponse(400, "Malformed JSON body");

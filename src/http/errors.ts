@@ -15,6 +15,24 @@ interface Mapped {
   details?: WireDetail[] | undefined;
 }
 
+/** What a store failure says about the store (src/infra/db/failures.ts), handed in by the app. */
+export type StoreFailureOf = (error: unknown) => "unavailable" | "full" | undefined;
+
+/** Seconds a client is asked to wait after a 503 for an unreachable database (decision 0107). */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
+
+const STORE_FAILURES: Record<"unavailable" | "full", Mapped> = {
+  unavailable: {
+    code: "ServiceUnavailable",
+    message:
+      "The database is unreachable or restarting; retry shortly (an order retried with the same x-request-id is made at most once)",
+  },
+  full: {
+    code: "InsufficientStorage",
+    message: "The database has no space left for this change, which was not made; reads keep working",
+  },
+};
+
 declare module "fastify" {
   interface FastifyContextConfig {
     /** The route's domain names whose wire path differs by more than casing (src/http/wire-fields.ts). */
@@ -78,7 +96,14 @@ function insufficientPermissions(error: InsufficientPermissions, scopePrefix: st
  * case's problems name domain fields: `route` (its schemas and declared names) turns them into
  * wire paths and sentences.
  */
-export function mapError(error: unknown, scopePrefix: string, route: RouteNames = {}): Mapped {
+export function mapError(
+  error: unknown,
+  scopePrefix: string,
+  route: RouteNames = {},
+  storeFailureOf?: StoreFailureOf,
+): Mapped {
+  const failure = storeFailureOf?.(error);
+  if (failure) return STORE_FAILURES[failure];
   if (error instanceof InsufficientPermissions) return insufficientPermissions(error, scopePrefix);
   if (error instanceof AppError) {
     if (!error.problems || error.problems.length === 0) return { code: error.code, message: error.message };
@@ -117,15 +142,25 @@ export function registerErrorHandling(
   app: FastifyInstance,
   statusOf: (code: ErrorCode) => number,
   scopePrefix: string,
+  storeFailureOf?: StoreFailureOf,
   /** Runs after each answer of the not-found handler (the metrics' recorder of unmatched requests). */
   notFoundOnResponse?: onResponseHookHandler,
 ): void {
   app.setErrorHandler((error, request, reply) => {
     const route = error instanceof AppError && error.problems ? request.routeOptions : undefined;
-    const mapped = mapError(error, scopePrefix, route ? { schema: route.schema, fields: route.config.fields } : {});
+    const mapped = mapError(
+      error,
+      scopePrefix,
+      route ? { schema: route.schema, fields: route.config.fields } : {},
+      storeFailureOf,
+    );
     const status = statusOf(mapped.code);
-    if (status >= 500) request.log.error({ err: error }, "request failed");
+    if (mapped.code === "ServiceUnavailable" || mapped.code === "InsufficientStorage") {
+      // The operator's line names the cause; the client's body does not.
+      request.log.warn({ err: error, errorCode: mapped.code }, "request failed: the database is unavailable or full");
+    } else if (status >= 500) request.log.error({ err: error }, "request failed");
     else request.log.info({ errorCode: mapped.code }, mapped.message);
+    if (mapped.code === "ServiceUnavailable") void reply.header("retry-after", String(UNAVAILABLE_RETRY_AFTER_SECONDS));
     void reply.status(status).send({
       errorCode: mapped.code,
       errorMessage: mapped.message,

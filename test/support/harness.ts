@@ -98,13 +98,23 @@ export interface HarnessOptions {
   log?: Logger;
   /** `raised` (default): limits no suite reaches; `defaults`: the server's real limits. */
   rateLimits?: "raised" | "defaults";
+  /**
+   * The address the app is given for its fresh store, from the one made for it (e.g. through a
+   * test's TCP proxy, test/faults/tcp-proxy.ts); setup and cleanup still use the real address.
+   */
+  storeAddress?: (database: string) => string;
 }
 
 /** Builds the app exactly as `serve` does (same config loader, deps and buildApp). */
 export async function startHarness(engine: Engine, options: HarnessOptions = {}): Promise<Harness> {
   const store = await freshStore(engine);
   const limits = options.rateLimits === "defaults" ? {} : RAISED_RATE_LIMITS;
-  const config = loadConfig({ LOG_LEVEL: "silent", ...limits, ...options.env }, { database: store.database });
+  const config = loadConfig(
+    { LOG_LEVEL: "silent", ...limits, ...options.env },
+    {
+      database: options.storeAddress ? options.storeAddress(store.database) : store.database,
+    },
+  );
   const deps = await createDeps(config, {
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.log ? { log: options.log } : {}),

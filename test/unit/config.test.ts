@@ -51,6 +51,26 @@ describe("loadConfig", () => {
     expect(problems.join("\n")).toMatch(/SEED/);
   });
 
+  it("SQLITE_SYNCHRONOUS is normal by default, full on request, and refuses anything else in one sentence", () => {
+    expect(loadConfig({}).database.synchronous).toBe("normal");
+    expect(loadConfig({ SQLITE_SYNCHRONOUS: "FULL" }).database.synchronous).toBe("full");
+    expect(problemsOf({ SQLITE_SYNCHRONOUS: "extra" })).toEqual([
+      'SQLITE_SYNCHRONOUS must be normal (safe against a crash of the process) or full (safe against a power loss too) (got "extra")',
+    ]);
+  });
+
+  it("DATABASE_QUERY_TIMEOUT_MS bounds PostgreSQL statements: 30 s by default, refused outside 100 to 600000", () => {
+    expect(loadConfig({ DATABASE_URL: "postgres://h/db" }).database.queryTimeoutMs).toBe(30_000);
+    expect(
+      loadConfig({ DATABASE_URL: "postgres://h/db", DATABASE_QUERY_TIMEOUT_MS: "2500" }).database.queryTimeoutMs,
+    ).toBe(2500);
+    for (const bad of ["50", "1e4", "ten", "600001"]) {
+      expect(problemsOf({ DATABASE_QUERY_TIMEOUT_MS: bad })).toEqual([
+        `DATABASE_QUERY_TIMEOUT_MS must be a whole number of milliseconds from 100 to 600000 (got "${bad}")`,
+      ]);
+    }
+  });
+
   it("never echoes a password from a connection URL", () => {
     const problems = problemsOf({ REDIS_URL: "http://user:hunter2@host" });
     expect(problems.join("\n")).not.toContain("hunter2");
@@ -117,6 +137,7 @@ describe("the database setting refuses nonsense", () => {
     expect(loadConfig({}, { database: join(dir, "ok", "a.db") }).database).toEqual({
       kind: "sqlite",
       url: join(dir, "ok", "a.db"),
+      synchronous: "normal",
     });
     expect(loadConfig({ DATABASE_URL: ":memory:" }).database.url).toBe(":memory:");
     expect(loadConfig({ DATABASE_URL: `sqlite:${join(dir, "ok", "b.db")}` }).database.url).toBe(

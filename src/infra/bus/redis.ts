@@ -4,6 +4,9 @@ import type { Logger } from "pino";
 import type { DomainEvent } from "../../core/events.js";
 import { MemoryEventBus } from "./memory.js";
 
+/** How long one broadcast may wait for Redis's answer before it is given up (and logged). */
+export const BROADCAST_TIMEOUT_MS = 1000;
+
 /** The channel of a deployment: `<REDIS_NAMESPACE>:events`. */
 export const eventsChannel = (namespace: string) => `${namespace}:events`;
 
@@ -25,6 +28,8 @@ export class RedisEventBus extends MemoryEventBus {
   private readonly publisher: Redis;
   private readonly subscriber: Redis;
   private healthy = true;
+  /** False after a broadcast failed, until one succeeds (the failure is logged once). */
+  private broadcasting = true;
 
   private constructor(
     url: string,
@@ -38,6 +43,9 @@ export class RedisEventBus extends MemoryEventBus {
       lazyConnect: true,
       maxRetriesPerRequest: 1,
       enableOfflineQueue: false,
+      // A Redis that accepts but never answers (hung, or a link that drops packets) must not
+      // pile up broadcasts without bound: each is given up after this long (decision 0107).
+      commandTimeout: BROADCAST_TIMEOUT_MS,
       retryStrategy,
     });
     this.subscriber = new Redis(url, { lazyConnect: true, retryStrategy });
@@ -73,17 +81,34 @@ export class RedisEventBus extends MemoryEventBus {
     return bus;
   }
 
+  /**
+   * Runs the local subscribers, then hands the events to Redis without waiting for its answer:
+   * a write's request never waits on Redis, so a hung Redis costs no request any time (found by
+   * test/faults/redis.test.ts: an awaited PUBLISH to a Redis that never answered held every
+   * write's answer forever). Broadcasts leave in publishing order (one connection); one that
+   * fails or times out is logged, once per outage.
+   */
   override async publish(events: readonly DomainEvent[]): Promise<void> {
     await super.publish(events);
     if (events.length === 0) return;
     const envelope: Envelope = { origin: this.instance, events: [...events] };
-    try {
-      await this.publisher.publish(this.channel, JSON.stringify(envelope));
-    } catch (error) {
-      this.countError();
-      // The change itself is committed; other instances catch up through their caches' TTLs.
-      this.log.warn({ err: error, events: events.map((e) => e.type) }, "event bus: could not broadcast");
-    }
+    this.publisher.publish(this.channel, JSON.stringify(envelope)).then(
+      () => {
+        if (!this.broadcasting) this.log.info("event bus: broadcasting again");
+        this.broadcasting = true;
+      },
+      (error: unknown) => {
+        this.countError();
+        // The change itself is committed; other instances catch up through their caches' TTLs.
+        if (this.broadcasting) {
+          this.log.warn(
+            { err: error, events: events.map((e) => e.type) },
+            "event bus: could not broadcast; other instances miss events until Redis answers again",
+          );
+        }
+        this.broadcasting = false;
+      },
+    );
   }
 
   private async receive(message: string): Promise<void> {

@@ -10,7 +10,7 @@ import {
   sql,
 } from "kysely";
 import pg from "pg";
-import { type DatabaseTarget, inDefaultDataFolder, redactUrl } from "../../config.js";
+import { type DatabaseTarget, DEFAULT_QUERY_TIMEOUT_MS, inDefaultDataFolder, redactUrl } from "../../config.js";
 import type { PoolStats } from "../metrics.js";
 import type { Database } from "./schema.js";
 
@@ -42,11 +42,20 @@ export class DatabaseUnavailableError extends Error {
 /** How long opening waits for PostgreSQL to answer before calling it unreachable. */
 export const CONNECT_TIMEOUT_MS = 10_000;
 
+/**
+ * How long a query waits for a pooled connection (a free one, or a new one while PostgreSQL is
+ * away) before failing as `unavailable` (a 503): a request never waits for the database without
+ * bound (docs/decisions/0107).
+ */
+export const POOL_CONNECT_TIMEOUT_MS = 5_000;
+
 export async function openDatabase(target: DatabaseTarget): Promise<Db> {
-  return target.kind === "postgres" ? openPostgres(target.url, target.pgEnv ?? {}) : openSqlite(target.url);
+  return target.kind === "postgres"
+    ? openPostgres(target.url, target.pgEnv ?? {}, target.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS)
+    : openSqlite(target.url, target.synchronous ?? "normal");
 }
 
-function openSqlite(path: string): Db {
+function openSqlite(path: string, synchronous: "normal" | "full"): Db {
   // Only the default ./data is made (npm start on a fresh clone); any other missing folder is an error.
   if (path !== ":memory:" && inDefaultDataFolder(path)) mkdirSync(dirname(path), { recursive: true });
   let native: SqliteDatabase.Database;
@@ -59,7 +68,10 @@ function openSqlite(path: string): Db {
       cause: error,
     });
   }
-  native.pragma("synchronous = NORMAL");
+  // NORMAL (the default): in WAL mode a process crash (kill -9) loses nothing committed; a power
+  // loss or OS crash may lose the last commits, never corrupt the file. FULL (SQLITE_SYNCHRONOUS
+  // =full) syncs the log on every commit, so those survive a power loss too (decision 0107).
+  native.pragma(`synchronous = ${synchronous === "full" ? "FULL" : "NORMAL"}`);
   native.pragma("foreign_keys = ON");
   // A CLI command and a running server may share the file: wait instead of failing at once.
   native.pragma("busy_timeout = 5000");
@@ -91,11 +103,49 @@ function withStatementCache(native: SqliteDatabase.Database, limit = 1000): Sqli
   };
 }
 
-async function openPostgres(url: string, env: PgEnv): Promise<Db> {
+/**
+ * A pg client whose statement that timed out (`query_timeout`) drops its connection. pg rejects the
+ * statement but leaves it in flight on the connection, so every later statement there (the
+ * transaction's rollback, the next request's queries) would queue behind an answer that may never
+ * come. Dropped, the client fails fast and the pool replaces it.
+ */
+class DroppingClient extends pg.Client {
+  // biome-ignore lint/suspicious/noExplicitAny: pg's overloaded query signature
+  override query(...args: any[]): any {
+    // biome-ignore lint/suspicious/noExplicitAny: as above
+    const result = (super.query as (...a: any[]) => any)(...args);
+    if (result && typeof result.then === "function") {
+      return result.catch((error: unknown) => {
+        if (error instanceof Error && error.message === "Query read timeout") {
+          (this as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+        }
+        throw error;
+      });
+    }
+    return result;
+  }
+}
+
+async function openPostgres(url: string, env: PgEnv, queryTimeoutMs: number): Promise<Db> {
   await probePostgres(url, env);
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = new pg.Pool({
+    Client: DroppingClient,
+    connectionString: url,
+    // A hung server or link holds no statement past this (a 503), and its connection is dropped.
+    query_timeout: queryTimeoutMs,
+    max: 10,
+    connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS,
+    // A peer that vanished without a word (a cut link) is noticed by TCP, not only by a query.
+    keepAlive: true,
+  });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on("error", () => {});
+  // Nor may a client in use (between two statements of a transaction, say) when PostgreSQL
+  // restarts or terminates its backend: pg emits "error" on it, which unheard would crash the
+  // process. Its next query fails instead (a 503), and the pool drops it when it is released.
+  pool.on("connect", (client) => {
+    client.on("error", () => {});
+  });
   const kysely = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
     plugins: [new CamelCasePlugin()],

@@ -49,6 +49,9 @@ export class RedisLease implements Lease {
       lazyConnect: true,
       maxRetriesPerRequest: 1,
       enableOfflineQueue: false,
+      // A Redis that never answers must not hold the tick loop: the lease counts as not held
+      // (no instance leads) until Redis answers again (decision 0107).
+      commandTimeout: Math.max(100, Math.min(1000, Math.floor(ttlMs / 3))),
       retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
     });
     // Reported by acquire(), once per outage; counted each time.

@@ -13,6 +13,7 @@ import type { Config } from "../../config.js";
 import type { Environment, UserActor } from "../../core/actor.js";
 import { normalizeScope } from "../../core/scopes.js";
 import { TtlCache } from "../../core/ttl-cache.js";
+import { storeFailureOf } from "../../infra/db/failures.js";
 import type { Deps } from "../context.js";
 import { resolveUser } from "../identity/user-ref.js";
 import { oauthRepository } from "./oauth.repository.js";
@@ -253,6 +254,9 @@ async function verify(deps: Deps, issuer: string, token: string): Promise<Verifi
       kid: decodeProtectedHeader(token).kid ?? null,
     };
   } catch (error) {
+    // The store away is not the token's fault, nor a reason to tell the client to sign in again:
+    // a 503, as for any request then (decision 0107).
+    if (storeFailureOf(error)) throw error;
     if (!(error instanceof Refused || error instanceof errors.JOSEError)) {
       // Not the token's fault (the store, the external issuer's JWKS endpoint): refused, and logged.
       deps.log.warn({ err: error }, "a bearer token could not be checked");
@@ -292,7 +296,10 @@ async function verifyExternal(
     requiredClaims: ["exp", "sub"],
   });
   notIssuedInTheFuture(deps, payload);
-  const user = await resolveUser(deps.db.kysely, payload.sub!).catch(() => null);
+  const user = await resolveUser(deps.db.kysely, payload.sub!).catch((error: unknown) => {
+    if (storeFailureOf(error)) throw error;
+    return null;
+  });
   if (!user) throw new Refused(`its subject ${shown(payload.sub)} is not a user here`);
   const clientId = typeof payload.client_id === "string" ? payload.client_id : payload.azp;
   return {

@@ -296,7 +296,10 @@ function rateOrNone(value: number | null | undefined, field: string, problems: P
 async function debit(deps: Deps, repo: TradingRepository, actor: UserActor, cents: number): Promise<boolean> {
   const at = isoNow(deps.clock);
   if (await repo.debit(actor.userId, cents, at)) return true;
-  if (await repo.findAccount(actor.userId)) return false;
+  // No account, or too little cash. The account may also have been made meanwhile by the
+  // caller's concurrent first order (PostgreSQL, read committed): the debit above did not see it,
+  // the next statement does. So the debit is tried again whenever the account exists now, never
+  // refused on what an earlier statement saw (found by the fault tests' concurrent load).
   await demoAccountOf(deps, repo, actor);
   return repo.debit(actor.userId, cents, at);
 }

@@ -73,8 +73,10 @@ export function registerTradingTriggers(deps: Deps): void {
         await closeByTrigger(deps, fired.positionId, fired.kind, fired.rate);
       } catch (error) {
         deps.log.error({ err: error, positionId: fired.positionId }, "trigger close failed");
-        // Watch it again, so the next tick retries instead of the stop being lost.
-        await rewatch(deps, fired.positionId).catch(() => {});
+        // Watch it again, so the next tick retries instead of the stop being lost. When the store
+        // cannot even be read (it is away: the close failed for that), keep it pending: each
+        // tick tries to watch it again until the store answers (found by test/faults/postgres).
+        await rewatch(deps, fired.positionId).catch(() => pending.add(fired.positionId));
       }
     }
   });
