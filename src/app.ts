@@ -14,6 +14,7 @@ import { requestLogger } from "./http/request-logger.js";
 import { registerRouteTable } from "./http/route-table.js";
 import { registerTextRules } from "./http/text.js";
 import { AJV_OPTIONS } from "./http/validation-messages.js";
+import { registerWebSocketUpgrade } from "./http/websocket.js";
 import type { Deps } from "./modules/context.js";
 import { registerHealthRoutes } from "./modules/health/health.routes.js";
 import { createKeyPairAuthenticator } from "./modules/identity/authenticate.js";
@@ -22,6 +23,7 @@ import { registerIdentityRoutes } from "./modules/identity/identity.routes.js";
 import { registerMarketRoutes } from "./modules/market/market.routes.js";
 import { registerNotificationRoutes } from "./modules/notifications/notifications.routes.js";
 import { bearerAuthenticator, registerOAuthRoutes } from "./modules/oauth/oauth.routes.js";
+import { createRealtimeServer } from "./modules/realtime/server.js";
 import { registerSocialRoutes } from "./modules/social/social.routes.js";
 import { registerTradingRoutes } from "./modules/trading/trading.routes.js";
 import { registerWatchlistRoutes } from "./modules/watchlists/watchlists.routes.js";
@@ -61,10 +63,11 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
   });
   registerCors(app, config.corsOrigins);
   registerErrorHandling(app, (code) => ERROR_STATUS[code], config.scopePrefix);
-  registerAuth(app, {
+  const authenticators = {
     keyPair: createKeyPairAuthenticator(deps),
     bearer: bearerAuthenticator(app, deps),
-  });
+  };
+  registerAuth(app, authenticators);
   // After auth (the caller is known) and before the scope check and any route, so every answer
   // to a known caller (403 included) is counted and carries the RateLimit headers.
   registerRateLimit(app, config, deps.rateLimits, deps.log);
@@ -80,6 +83,8 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
   registerWatchlistRoutes(app, deps);
   registerSocialRoutes(app, deps);
   registerAvatarRoutes(app, deps);
+  // The real-time channel at /ws: the same credentials, checked by the same authenticators.
+  registerWebSocketUpgrade(app, config, createRealtimeServer(deps, authenticators));
 
   await app.ready();
   return app;

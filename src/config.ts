@@ -12,6 +12,7 @@ import {
   type RateLimitSettings,
   type TrustProxy,
 } from "./config/rate-limits.js";
+import { parseRealtimeSettings, type RealtimeSettings } from "./config/realtime.js";
 import { type LogLevel, parseListenSettings, parseServerSettings, type SeedMode } from "./config/server.js";
 import type { Env, Pick } from "./config/shared.js";
 import { parseReadCacheSettings, type ReadCacheSettings } from "./config/social.js";
@@ -29,6 +30,7 @@ export {
   type RateLimitSettings,
   type TrustProxy,
 } from "./config/rate-limits.js";
+export type { RealtimeSettings } from "./config/realtime.js";
 export type { LogLevel, SeedMode } from "./config/server.js";
 export { redactUrl } from "./config/shared.js";
 export type { ReadCacheSettings } from "./config/social.js";
@@ -73,6 +75,8 @@ export interface Config {
   readCache: ReadCacheSettings;
   /** The audit trail of security events: AUDIT_RETENTION_DAYS. */
   audit: AuditSettings;
+  /** The real-time WebSocket channel at `/ws`: REALTIME_* (docs/realtime.md). */
+  realtime: RealtimeSettings;
 }
 
 /** Values given on the command line; they win over the environment. */
@@ -117,6 +121,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
   const demo = parseDemoSettings(pick, problems);
   const readCache = parseReadCacheSettings(pick, problems);
   const audit = parseAuditSettings(pick, problems);
+  const realtime = parseRealtimeSettings(pick, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -128,6 +133,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
     trustProxy,
     readCache,
     audit,
+    realtime,
     port: listen.port,
     host: listen.host,
     database: storage.database,

@@ -39,7 +39,9 @@ const program = new Command("social-trading-api")
       "  trading   DEMO_BALANCE, IDEMPOTENCY_TTL_HOURS, MARKET_SEED, MARKET_TICK_MS, MARKET_VOLATILITY,\n" +
       "            MARKET_SPREAD_BPS, MARKET_LEASE_KEY\n" +
       "  lists     WATCHLIST_MAX_WATCHLISTS, WATCHLIST_MAX_ITEMS\n" +
-      "  social    READ_CACHE_MB, READ_CACHE_MAX_AGE_MS",
+      "  social    READ_CACHE_MB, READ_CACHE_MAX_AGE_MS\n" +
+      "  realtime  REALTIME_PORT, REALTIME_MAX_CONNECTIONS_PER_USER, REALTIME_RATE_LIMIT, REALTIME_KEEPALIVE_MS,\n" +
+      "            REALTIME_BUFFER_BYTES, REALTIME_MAX_QUEUED_EVENTS",
   );
 
 const globals = (cmd: Command) => cmd.optsWithGlobals<GlobalOptions & ConfigFlags>();

@@ -16,6 +16,7 @@ import { registerPriceStream } from "./modules/market/price-stream.js";
 import { registerNotificationSubscribers } from "./modules/notifications/notifications.subscribers.js";
 import { createExternalKeys } from "./modules/oauth/access-tokens.js";
 import { KeyStore, registerSigningKeySubscribers } from "./modules/oauth/signing-keys.js";
+import { RealtimeHub, registerRealtimeFeeds } from "./modules/realtime/hub.js";
 import { createTriggerWatch, registerTradingTriggers } from "./modules/trading/triggers.js";
 import { registerWatchlistSubscribers } from "./modules/watchlists/watchlists.subscribers.js";
 
@@ -81,8 +82,11 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
       signingKeys: new KeyStore(db, clock),
       externalKeys: createExternalKeys(config),
       trending: {},
+      realtime: new RealtimeHub(),
     };
     registerPriceStream(deps);
+    // Before the triggers: a tick's rates reach the sockets before the closes it causes.
+    registerRealtimeFeeds(deps);
     registerSigningKeySubscribers(deps);
     registerNotificationSubscribers(deps);
     registerTradingTriggers(deps);
