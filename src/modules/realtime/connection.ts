@@ -147,7 +147,8 @@ export class Connection implements Subscriber {
           `Too many connections for this user (at most ${cap})`,
         ),
       );
-      this.closeSocket(1008, "Too many connections for this user");
+      // After the reply has been written.
+      setImmediate(() => this.closeSocket(1008, "Too many connections for this user"));
       return;
     }
     this.actor = actor;
