@@ -4,7 +4,7 @@ import { findInstrumentDetails } from "../market/find-instruments.js";
 import { currentQuotes } from "../market/quotes.js";
 import type { RealtimeHub, Subscriber } from "./hub.js";
 import { Outbox, type Sink } from "./outbox.js";
-import { type ErrorCode, failure, MAX_TOPICS, message, parseRequest, type Request, success } from "./protocol.js";
+import { type ErrorCode, failure, MAX_TOPICS, parseRequest, type Request, success } from "./protocol.js";
 import { rateSnapshot, SNAPSHOT_TYPE } from "./rates.js";
 import { mayRead, mayUseChannel, parseTopic, scopesOf, type Topic } from "./topics.js";
 
@@ -239,7 +239,7 @@ export class Connection implements Subscriber {
       const quote = this.hub.lastPushed(id) ?? quotes.get(id)!;
       const closing =
         this.deps.market.candles(id, "OneDay", 2, "desc")[1]?.close ?? details.get(id)?.priceSeed ?? quote.mid;
-      this.outbox.push(message(`instrument:${id}`, SNAPSHOT_TYPE, rateSnapshot(quote, closing)));
+      this.outbox.rate(id, `instrument:${id}`, rateSnapshot(quote, closing), undefined, SNAPSHOT_TYPE);
     }
   }
 

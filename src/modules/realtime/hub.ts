@@ -33,6 +33,19 @@ export class RealtimeHub {
     return this.sockets.size;
   }
 
+  /** What waits for slow clients, summed over the sockets (for gauges and tests). */
+  backlog(): { waitingEvents: number; waitingRates: number; bufferedBytes: number } {
+    let waitingEvents = 0;
+    let waitingRates = 0;
+    let bufferedBytes = 0;
+    for (const socket of this.sockets) {
+      waitingEvents += socket.outbox.waiting;
+      waitingRates += socket.outbox.waitingRates;
+      bufferedBytes += socket.outbox.buffered;
+    }
+    return { waitingEvents, waitingRates, bufferedBytes };
+  }
+
   /** Authenticated sockets of one user on this instance. */
   connectionsOf(userId: string): number {
     return this.byUser.get(userId)?.size ?? 0;

@@ -14,6 +14,8 @@ export interface Sink {
 /** A rate not sent yet: a newer tick of its instrument merges into it (conflation). */
 interface PendingRate {
   topic: string;
+  /** A Snapshot stays one when a delta merges into it (it only gets fresher). */
+  type: string;
   fields: RateFields;
   /** The message as built once for every subscriber; dropped when a newer tick merges in. */
   serialized: string | undefined;
@@ -51,6 +53,11 @@ export class Outbox {
     return this.queuedEvents;
   }
 
+  /** Bytes written to the socket and not yet taken by the client. */
+  get buffered(): number {
+    return this.sink.bufferedAmount;
+  }
+
   /** Instruments with a rate waiting. */
   get waitingRates(): number {
     return this.rates.size;
@@ -64,15 +71,20 @@ export class Outbox {
     this.enqueue({ kind: "message", json });
   }
 
-  rate(instrumentId: number, topic: string, fields: RateFields, serialized: string): void {
+  /**
+   * A rate (or a Snapshot) of an instrument. While one waits unsent, the newer merges into it:
+   * the fields it carries replace the older ones, the rest stay.
+   */
+  rate(instrumentId: number, topic: string, fields: RateFields, serialized?: string, type: string = RATE_TYPE): void {
     if (this.closed) return;
     const pending = this.rates.get(instrumentId);
     if (pending) {
       Object.assign(pending.fields, fields);
+      if (type !== RATE_TYPE) pending.type = type;
       pending.serialized = undefined;
       return;
     }
-    const rate: PendingRate = { topic, fields: { ...fields }, serialized };
+    const rate: PendingRate = { topic, type, fields: { ...fields }, serialized };
     this.rates.set(instrumentId, rate);
     this.queue.push({ kind: "rate", rate });
     this.schedule();
@@ -96,14 +108,6 @@ export class Outbox {
   private enqueue(item: Item): void {
     if (this.closed) return;
     this.queuedEvents += 1;
-    if (this.queuedEvents > this.maxQueued) {
-      this.close();
-      this.sink.overflow(
-        SLOW_CONSUMER_CLOSE,
-        `Slow consumer: more than ${this.maxQueued} events waiting; reconnect and read state over REST`,
-      );
-      return;
-    }
     this.queue.push(item);
     this.schedule();
   }
@@ -145,9 +149,17 @@ export class Outbox {
         const instrumentId = this.instrumentOf(rate);
         if (instrumentId === undefined) continue; // unsubscribed meanwhile
         this.rates.delete(instrumentId);
-        batch.push(rate.serialized ?? message(rate.topic, RATE_TYPE, rate.fields, randomUUID()));
+        batch.push(rate.serialized ?? message(rate.topic, rate.type, rate.fields, randomUUID()));
       }
       if (batch.length > 0) this.sink.send(envelope(batch), this.sent);
+    }
+    // Only what the client did not take counts: a burst it keeps up with never closes it.
+    if (!this.closed && this.queuedEvents > this.maxQueued) {
+      this.close();
+      this.sink.overflow(
+        SLOW_CONSUMER_CLOSE,
+        `Slow consumer: more than ${this.maxQueued} events waiting; reconnect and read state over REST`,
+      );
     }
   }
 
