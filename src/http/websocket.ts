@@ -34,7 +34,8 @@ export function registerWebSocketUpgrade(app: FastifyInstance, config: Config, r
       response.writeHead(426, { "content-type": "text/plain", upgrade: "websocket" }).end("Upgrade Required\n");
     });
     own.on("upgrade", onUpgrade);
-    app.addHook("onListen", async () => {
+    // Listening once the app is ready (buildApp awaits it), so `serve` can print its address.
+    app.addHook("onReady", async () => {
       await new Promise<void>((resolve, reject) => {
         own!.once("error", reject);
         own!.listen(port, config.host, () => resolve());
