@@ -1,3 +1,4 @@
+import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "../support/harness.js";
@@ -26,5 +27,58 @@ describe("the real-time channel on REALTIME_PORT", () => {
     const plain = await fetch(`http://127.0.0.1:${port}/api/v1/me`);
     expect(plain.status).toBe(426);
     await expect(Client.open(`ws://127.0.0.1:${port}/other`)).rejects.toThrow("HTTP 404");
+  });
+
+  it("serves any other request that asks for an upgrade as the HTTP request it is (curl --http2 sends Upgrade: h2c)", async () => {
+    const port = (h.app.server.address() as AddressInfo).port;
+    const ask = (method: string, path: string, upgrade: string, body?: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = httpRequest(
+          {
+            host: "127.0.0.1",
+            port,
+            method,
+            path,
+            headers: {
+              connection: "Upgrade, HTTP2-Settings",
+              upgrade,
+              "http2-settings": "AAMAAABkAARAAAAAAAIAAAAA",
+              ...(body
+                ? {
+                    "content-type": "application/x-www-form-urlencoded",
+                    "content-length": String(Buffer.byteLength(body)),
+                  }
+                : {}),
+            },
+          },
+          (res) => {
+            let text = "";
+            res.on("data", (c) => {
+              text += c;
+            });
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+          },
+        );
+        req.on("upgrade", (res) => resolve({ status: res.statusCode ?? 0, body: "" }));
+        req.on("error", reject);
+        req.end(body);
+      });
+    const health = await ask("GET", "/health", "h2c");
+    expect(health.status).toBe(200);
+    const unknown = await ask("GET", "/api/v1/nothing-here", "websocket");
+    expect(unknown.status).toBe(404);
+    expect(JSON.parse(unknown.body)).toHaveProperty("errorCode");
+    const me = await ask("GET", "/api/v1/me", "h2c");
+    expect(me.status).toBe(401);
+    // A body comes along: it is read as usual, the answer the same as without the Upgrade header.
+    const form = "grant_type=password&username=x";
+    const token = await ask("POST", "/oauth/token", "h2c", form);
+    const plain = await h.app.inject({
+      method: "POST",
+      url: "/oauth/token",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      payload: form,
+    });
+    expect([token.status, JSON.parse(token.body)]).toEqual([plain.statusCode, plain.json()]);
   });
 });
