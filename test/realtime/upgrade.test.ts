@@ -1,11 +1,12 @@
 import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "../support/harness.js";
 import { Client, listening } from "./client.js";
 
-/** REALTIME_PORT: the channel on a port of its own as well (the store plays no part: one engine). */
-describe("the real-time channel on REALTIME_PORT", () => {
+/** The upgrade on the API's server and on REALTIME_PORT, and a fault under an operation (one engine: the store plays no part). */
+describe("the real-time channel's HTTP side: REALTIME_PORT, other upgrades, a failing store", () => {
   let h: Harness;
   let apiUrl: string;
 
@@ -80,5 +81,22 @@ describe("the real-time channel on REALTIME_PORT", () => {
       payload: form,
     });
     expect([token.status, JSON.parse(token.body)]).toEqual([plain.statusCode, plain.json()]);
+  });
+
+  // Last: it breaks this harness's store on purpose.
+  it("answers UnhandledException when the store fails under an operation, and keeps the socket", async () => {
+    const u = await h.user(["trade.demo:read"]);
+    const c = await Client.open(apiUrl);
+    expect((await c.authenticate(u.headers)).success).toBe(true);
+    await sql`drop table instruments`.execute(h.deps.db.kysely);
+    const failed = await c.request("Subscribe", { topics: ["instrument:18"] });
+    expect(failed).toMatchObject({
+      success: false,
+      operation: "Subscribe",
+      errorCode: "UnhandledException",
+      errorMessage: "Global Error",
+    });
+    expect((await c.request("Unsubscribe", { topics: ["private"] })).success).toBe(true);
+    await c.close();
   });
 });
