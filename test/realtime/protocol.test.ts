@@ -222,10 +222,15 @@ describe.each(engines())("the real-time channel's protocol on %s", (engine) => {
   it("limits operations per socket (TooManyRequests) without closing it", async () => {
     const c = await connect();
     const ids = Array.from({ length: 32 }, () => randomUUID());
-    for (const id of ids) c.send({ id, operation: "Unsubscribe", data: { topics: ["private"] } });
+    // The first is an Authenticate that takes a lookup; the refusals behind it wait their turn.
+    c.send({ id: ids[0], operation: "Authenticate", data: { apiKey: "sta_ak_x", userKey: "sta_uk_unknown" } });
+    for (const id of ids.slice(1)) c.send({ id, operation: "Unsubscribe", data: { topics: ["private"] } });
     const replies = await Promise.all(ids.map((id) => c.replyTo(id)));
-    expect(replies.slice(0, 30).every((r) => r.errorCode === "Unauthorized")).toBe(true);
+    expect(replies[0]!.errorCode).toBe("InvalidKey");
+    expect(replies.slice(1, 30).every((r) => r.errorCode === "Unauthorized")).toBe(true);
     expect(replies.slice(30).map((r) => r.errorCode)).toEqual(["TooManyRequests", "TooManyRequests"]);
+    // In the order asked, refused ones included.
+    expect(c.replies.map((r) => r.id)).toEqual(ids);
     expect(c.closed).toBeUndefined();
   });
 

@@ -4,7 +4,15 @@ import { findInstrumentDetails } from "../market/find-instruments.js";
 import { currentQuotes } from "../market/quotes.js";
 import type { RealtimeHub, Subscriber } from "./hub.js";
 import { Outbox, type Sink } from "./outbox.js";
-import { type ErrorCode, failure, MAX_TOPICS, parseRequest, type Request, success } from "./protocol.js";
+import {
+  ERROR_MESSAGES,
+  type ErrorCode,
+  failure,
+  MAX_TOPICS,
+  parseRequest,
+  type Request,
+  success,
+} from "./protocol.js";
 import { rateSnapshot, SNAPSHOT_TYPE } from "./rates.js";
 import { mayRead, mayUseChannel, parseTopic, scopesOf, type Topic } from "./topics.js";
 
@@ -69,28 +77,28 @@ export class Connection implements Subscriber {
   receive(text: string): void {
     if (this.ended) return;
     const parsed = parseRequest(text);
-    if (!parsed.ok) {
-      this.outbox.reply(parsed.reply);
-      return;
-    }
+    if (!parsed.ok) return this.inTurn(() => this.outbox.reply(parsed.reply));
     const request = parsed.request;
     if (!this.allowOperation()) {
-      this.outbox.reply(failure(request.id, request.operation, "TooManyRequests"));
-      return;
+      return this.inTurn(() => this.outbox.reply(failure(request.id, request.operation, "TooManyRequests")));
     }
-    this.chain = this.chain.then(() => this.handle(request));
+    this.inTurn(() => this.handle(request));
   }
 
   /** A binary frame from the client: upstream accepts text only. */
   receiveBinary(): void {
     if (this.ended) return;
-    this.outbox.reply(
-      JSON.stringify({
-        success: false,
-        errorCode: "BinaryMessagesNotSupported",
-        errorMessage: "Binary messages are not supported",
-      }),
-    );
+    const reply = JSON.stringify({
+      success: false,
+      errorCode: "BinaryMessagesNotSupported",
+      errorMessage: ERROR_MESSAGES.BinaryMessagesNotSupported,
+    });
+    this.inTurn(() => this.outbox.reply(reply));
+  }
+
+  /** Runs after every frame received before it: replies keep the order of the requests. */
+  private inTurn(work: () => void | Promise<void>): void {
+    this.chain = this.chain.then(work);
   }
 
   /** The socket closed: the subscriptions go with it. */
