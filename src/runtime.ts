@@ -16,7 +16,8 @@ import { registerPriceStream } from "./modules/market/price-stream.js";
 import { registerNotificationSubscribers } from "./modules/notifications/notifications.subscribers.js";
 import { createExternalKeys } from "./modules/oauth/access-tokens.js";
 import { KeyStore, registerSigningKeySubscribers } from "./modules/oauth/signing-keys.js";
-import { RealtimeHub, registerRealtimeFeeds } from "./modules/realtime/hub.js";
+import { RealtimeHub, registerPositionUpdates, registerRealtimeFeeds } from "./modules/realtime/hub.js";
+import { PositionUpdates } from "./modules/realtime/position-updates.js";
 import { createTriggerWatch, registerTradingTriggers } from "./modules/trading/triggers.js";
 import { registerWatchlistSubscribers } from "./modules/watchlists/watchlists.subscribers.js";
 
@@ -83,6 +84,7 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
       externalKeys: createExternalKeys(config),
       trending: {},
       realtime: new RealtimeHub(),
+      positionUpdates: new PositionUpdates(),
     };
     registerPriceStream(deps);
     // Before the triggers: a tick's rates reach the sockets before the closes it causes.
@@ -91,6 +93,8 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
     registerNotificationSubscribers(deps);
     registerTradingTriggers(deps);
     registerWatchlistSubscribers(deps);
+    // After the triggers: a trailing stop's new level is known.
+    registerPositionUpdates(deps);
     return deps;
   } catch (error) {
     for (const resource of opened.reverse()) await resource.close().catch(() => {});

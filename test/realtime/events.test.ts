@@ -156,4 +156,58 @@ describe.each(engines())("private and notification events on the real-time chann
     expect(privateOnly.of("notifications")).toHaveLength(0);
     expect(both.of("private")).toHaveLength(0);
   });
+
+  it("pushes Trading.PositionUpdate when a trailing stop moves, with the level the portfolio shows", async () => {
+    const u = await h.user(["trade.demo:write", "trade.demo:read"]);
+    const bid = (await call(u, "GET", `/api/v1/market-data/instruments/rates?instrumentIds=${ETH}`)).json().rates[0]
+      .bid;
+    const stop = Math.round(bid * 0.9 * 100) / 100;
+    const opened = (
+      await call(u, "POST", OPEN, {
+        InstrumentID: ETH,
+        IsBuy: true,
+        Leverage: 1,
+        Amount: 300,
+        StopLossRate: stop,
+        IsTslEnabled: true,
+      })
+    ).json().orderForOpen;
+    // Opened before the socket: watched from the portfolio when `private` is subscribed.
+    const c = await subscribed(u, ["private"]);
+    h.deps.market.useSource(new RecordedSource({ [ETH]: [bid * 1.05, bid * 1.1, bid * 1.08] }, h.deps.market.steps));
+    for (let i = 0; i < 3; i++) await h.deps.market.tick();
+    await c.waitFor("two moves", () => c.pushed.filter((p) => p.type === "Trading.PositionUpdate").length >= 2);
+    await sleep(50);
+    const updates = c.pushed.filter((p) => p.type === "Trading.PositionUpdate");
+    // Up twice with the price, not back down when it eased.
+    expect(updates).toHaveLength(2);
+    const levels = updates.map((p) => p.content.StopLossRate as number);
+    expect(levels[0]).toBeGreaterThan(stop);
+    expect(levels[1]).toBeGreaterThan(levels[0]!);
+    expect(updates[1]!.content).toMatchObject({ PositionID: opened.positionID, InstrumentID: ETH, IsTslEnabled: true });
+    const portfolio = (await call(u, "GET", "/api/v1/trading/info/demo/portfolio")).json();
+    const position = portfolio.clientPortfolio.positions.find(
+      (p: { positionID: number }) => p.positionID === opened.positionID,
+    );
+    expect(position.stopLossRate).toBe(levels[1]);
+
+    // Opened while the socket listens: watched from its OrderExecuted.
+    const now = h.deps.market.quote(ETH)!.bid;
+    const second = (
+      await call(u, "POST", OPEN, {
+        InstrumentID: ETH,
+        IsBuy: true,
+        Leverage: 1,
+        Amount: 300,
+        StopLossRate: Math.round(now * 0.9 * 100) / 100,
+        IsTslEnabled: true,
+      })
+    ).json().orderForOpen;
+    h.deps.market.useSource(new RecordedSource({ [ETH]: [now * 1.2] }, h.deps.market.steps));
+    await h.deps.market.tick();
+    await c.waitFor(
+      "the new position's move",
+      (p) => p.type === "Trading.PositionUpdate" && p.content.PositionID === second.positionID,
+    );
+  });
 });

@@ -241,6 +241,12 @@ export class Connection implements Subscriber {
       }
     }
     this.outbox.reply(success(request.id, request.operation));
+    if (topics.some((t) => t.kind === "private")) {
+      // After the reply: a failure here must not answer the request a second time.
+      await this.deps.positionUpdates
+        .follow(this.deps, actor)
+        .catch((error) => this.deps.log.warn({ err: error }, "realtime: trailing stops not watched"));
+    }
     if (!details) return;
     for (const id of ids) {
       // The last quote pushed to subscribers: the deltas that follow continue from it.

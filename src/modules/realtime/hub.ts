@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Quote } from "../../core/market.js";
 import type { Deps } from "../context.js";
 import type { Outbox } from "./outbox.js";
+import type { PositionUpdates } from "./position-updates.js";
 import { NOTIFICATION_TYPE, privateMessageOf } from "./private-events.js";
 import { message } from "./protocol.js";
 import { RATE_TYPE, rateDelta } from "./rates.js";
@@ -44,6 +45,12 @@ export class RealtimeHub {
       bufferedBytes += socket.outbox.buffered;
     }
     return { waitingEvents, waitingRates, bufferedBytes };
+  }
+
+  /** Whether a socket of the user listens to `private` here. */
+  listensPrivate(userId: string): boolean {
+    for (const socket of this.byUser.get(userId) ?? []) if (socket.private) return true;
+    return false;
   }
 
   /** Authenticated sockets of one user on this instance. */
@@ -129,6 +136,8 @@ declare module "../context.js" {
   interface Deps {
     /** Realtime: the WebSocket sessions this process holds and their subscriptions (docs/realtime.md). */
     readonly realtime: RealtimeHub;
+    /** Realtime: the trailing stops watched for `Trading.PositionUpdate`. */
+    readonly positionUpdates: PositionUpdates;
   }
 }
 
@@ -139,8 +148,26 @@ export function registerRealtimeFeeds(deps: Deps): void {
   deps.bus.subscribeEverywhere("OrderExecuted", (event) => {
     const { type, content } = privateMessageOf(event.order);
     hub.toUser(event.userId, "private", type, content);
+    const order = event.order;
+    if (order.close?.fullyClosed) deps.positionUpdates.forget(order.positionId);
+    else if (!order.close && order.isTslEnabled && hub.listensPrivate(event.userId)) {
+      deps.positionUpdates.watch({
+        userId: event.userId,
+        positionId: order.positionId,
+        cid: order.cid,
+        instrumentId: order.instrumentId,
+        isBuy: order.isBuy,
+        takeProfitRate: order.takeProfitRate,
+        stopLossRate: order.stopLossRate,
+      });
+    }
   });
   deps.bus.subscribeEverywhere("NotificationCreated", (event) =>
     hub.toUser(event.userId, "notifications", NOTIFICATION_TYPE, event.item),
   );
+}
+
+/** After the triggers' listener (`createDeps` registers it last): trailing stops have moved. */
+export function registerPositionUpdates(deps: Deps): void {
+  deps.market.onTick(() => deps.positionUpdates.afterTick(deps));
 }
