@@ -19,7 +19,8 @@ import type { RateLimitStore } from "../infra/ratelimit/index.js";
  * (`declare module "../context.js"`, as the HTTP layer extends Fastify's request): `triggers`
  * (trading/triggers.ts), `instrumentCache` (market/find-instruments.ts), `signingKeys`
  * (oauth/signing-keys.ts), `externalKeys` (oauth/access-tokens.ts), `trending`
- * (social/feeds/read-feed.ts), `realtime` (realtime/hub.ts). `createDeps` makes every member: the type checker holds it to that.
+ * (social/feeds/read-feed.ts), `realtime` and `positionUpdates` (realtime/hub.ts). `createDeps`
+ * makes every member: the type checker holds it to that.
  */
 export interface Deps {
   readonly db: Db;

@@ -107,6 +107,14 @@ export class Connection implements Subscriber {
     this.ended = true;
     this.outbox.close();
     this.hub.remove(this, this.instruments);
+    this.stopPrivate();
+  }
+
+  /** When no socket of the user listens to `private` here any more, its trailing stops are not watched. */
+  private stopPrivate(): void {
+    if (this.actor && !this.hub.listensPrivate(this.actor.userId)) {
+      this.deps.positionUpdates.forgetUser(this.actor.userId);
+    }
   }
 
   private allowOperation(): boolean {
@@ -230,6 +238,8 @@ export class Connection implements Subscriber {
     if (this.ended) return;
     const snapshot = request.data?.snapshot === true;
     const details = snapshot && ids.length > 0 ? await findInstrumentDetails(this.deps, ids) : undefined;
+    // Before the ack: once a client holds it, every move of its trailing stops is told.
+    if (topics.some((t) => t.kind === "private")) await this.deps.positionUpdates.follow(this.deps, actor);
     if (this.ended) return;
     for (const topic of topics) {
       this.topics.add(topic.name);
@@ -241,12 +251,6 @@ export class Connection implements Subscriber {
       }
     }
     this.outbox.reply(success(request.id, request.operation));
-    if (topics.some((t) => t.kind === "private")) {
-      // After the reply: a failure here must not answer the request a second time.
-      await this.deps.positionUpdates
-        .follow(this.deps, actor)
-        .catch((error) => this.deps.log.warn({ err: error }, "realtime: trailing stops not watched"));
-    }
     if (!details) return;
     for (const id of ids) {
       // The last quote pushed to subscribers: the deltas that follow continue from it.
@@ -261,8 +265,10 @@ export class Connection implements Subscriber {
     const topics = this.topicsOf(request);
     for (const topic of topics) {
       this.topics.delete(topic.name);
-      if (topic.kind === "private") this.private = false;
-      else if (topic.kind === "notifications") this.notifications = false;
+      if (topic.kind === "private") {
+        this.private = false;
+        this.stopPrivate();
+      } else if (topic.kind === "notifications") this.notifications = false;
       else if (this.instruments.delete(topic.instrumentId)) this.hub.unwatch(this, topic.instrumentId);
     }
     this.outbox.reply(success(request.id, request.operation));

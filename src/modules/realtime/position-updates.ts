@@ -1,7 +1,6 @@
 import type { UserActor } from "../../core/actor.js";
 import { type Deps, withActor } from "../context.js";
 import { getPortfolio } from "../trading/read-account.js";
-import type { RealtimeHub } from "./hub.js";
 
 export const POSITION_UPDATE_TYPE = "Trading.PositionUpdate";
 
@@ -51,16 +50,17 @@ export class PositionUpdates {
     this.watched.delete(positionId);
   }
 
+  /** The user's last `private` socket here went: nobody to tell. */
+  forgetUser(userId: string): void {
+    for (const [id, w] of this.watched) if (w.userId === userId) this.watched.delete(id);
+  }
+
   /** After a tick: tells each watched position's owner of a moved level. */
   afterTick(deps: Deps): void {
     if (this.watched.size === 0) return;
     const index = deps.triggers.index;
-    const hub: RealtimeHub = deps.realtime;
+    const hub = deps.realtime;
     for (const w of this.watched.values()) {
-      if (!hub.listensPrivate(w.userId)) {
-        this.watched.delete(w.positionId);
-        continue;
-      }
       const stop = index.currentStop(w.positionId);
       if (stop === undefined || stop === w.stopLossRate) continue;
       w.stopLossRate = stop;
