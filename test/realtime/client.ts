@@ -4,7 +4,7 @@ import WebSocket from "ws";
 import type { App } from "../../src/app.js";
 
 export interface Reply {
-  id?: string;
+  id?: string | number;
   success: boolean;
   operation?: string;
   errorCode?: string;

@@ -208,7 +208,10 @@ describe.each(engines())("the real-time channel's protocol on %s", (engine) => {
     c.send("not json");
     c.send({ id: "x1", operation: "Ping" });
     c.ws.send(Buffer.from([1, 2, 3]));
-    await until("three replies", () => c.replies.length >= 3);
+    // An id is echoed as sent, a number included; a frame with no operation names none.
+    c.send({ id: 7, operation: "Unsubscribe", data: { topics: ["private"] } });
+    c.send({ id: "x2", data: {} });
+    await until("five replies", () => c.replies.length >= 5);
     expect(c.replies[0]).toMatchObject({ success: false, errorCode: "InvalidMessage" });
     expect(c.replies[1]).toMatchObject({
       id: "x1",
@@ -217,6 +220,8 @@ describe.each(engines())("the real-time channel's protocol on %s", (engine) => {
       errorCode: "OperationNotSupported",
     });
     expect(c.replies[2]).toMatchObject({ success: false, errorCode: "BinaryMessagesNotSupported" });
+    expect(c.replies[3]).toMatchObject({ id: 7, success: false, operation: "Unsubscribe", errorCode: "Unauthorized" });
+    expect(c.replies[4]).toMatchObject({ id: "x2", success: false, errorCode: "InvalidMessage" });
     expect(c.closed).toBeUndefined();
   });
 

@@ -33,8 +33,10 @@ export type ErrorCode = keyof typeof ERROR_MESSAGES;
 export const MAX_TOPICS = 4999;
 export const MAX_FRAME_BYTES = 25 * 1024;
 
+export type RequestId = string | number | undefined;
+
 export interface Request {
-  id: string | undefined;
+  id: RequestId;
   operation: Operation;
   data: Record<string, unknown> | undefined;
 }
@@ -55,7 +57,8 @@ export function parseRequest(text: string): Parsed {
     return { ok: false, reply: failure(undefined, undefined, "InvalidMessage") };
   }
   if (!isObject(value)) return { ok: false, reply: failure(undefined, undefined, "InvalidMessage") };
-  const id = typeof value.id === "string" || typeof value.id === "number" ? String(value.id) : undefined;
+  // Echoed as sent (upstream's clients send a uuid string; a number stays a number).
+  const id = typeof value.id === "string" || typeof value.id === "number" ? value.id : undefined;
   const data = isObject(value.data) ? value.data : undefined;
   let operation = value.operation;
   if (operation === undefined && data && ("apiKey" in data || "userKey" in data)) operation = "Authenticate";
@@ -67,10 +70,10 @@ export function parseRequest(text: string): Parsed {
 
 const reply = (fields: Record<string, unknown>) => JSON.stringify(fields);
 
-export const success = (id: string | undefined, operation: string) => reply({ id, success: true, operation });
+export const success = (id: RequestId, operation: string) => reply({ id, success: true, operation });
 
 export function failure(
-  id: string | undefined,
+  id: RequestId,
   operation: string | undefined,
   errorCode: ErrorCode,
   errorMessage: string = ERROR_MESSAGES[errorCode],
