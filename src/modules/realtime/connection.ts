@@ -77,12 +77,13 @@ export class Connection implements Subscriber {
   receive(text: string): void {
     if (this.ended) return;
     const parsed = parseRequest(text);
-    if (!parsed.ok) return this.inTurn(() => this.outbox.reply(parsed.reply));
-    const request = parsed.request;
-    if (!this.allowOperation()) {
-      return this.inTurn(() => this.outbox.reply(failure(request.id, request.operation, "TooManyRequests")));
+    if (!parsed.ok) {
+      this.inTurn(() => this.outbox.reply(parsed.reply));
+      return;
     }
-    this.inTurn(() => this.handle(request));
+    const request = parsed.request;
+    if (this.allowOperation()) this.inTurn(() => this.handle(request));
+    else this.inTurn(() => this.outbox.reply(failure(request.id, request.operation, "TooManyRequests")));
   }
 
   /** A binary frame from the client: upstream accepts text only. */
