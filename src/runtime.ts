@@ -9,6 +9,8 @@ import { openDatabase } from "./infra/db/database.js";
 import { migrateToLatest } from "./infra/db/migrate.js";
 import { LocalLease } from "./infra/lease/lease.js";
 import { RedisLease } from "./infra/lease/redis.js";
+import { MemoryPresence } from "./infra/presence/presence.js";
+import { RedisPresence } from "./infra/presence/redis.js";
 import { createRateLimitStore } from "./infra/ratelimit/index.js";
 import type { Deps } from "./modules/context.js";
 import { MarketEngine } from "./modules/market/engine.js";
@@ -66,6 +68,11 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
       now: () => clock.now().getTime(),
     });
     opened.push(rateLimits);
+    // The per-user cap on real-time sockets counts every instance's (Redis) or this one's.
+    const presence = config.redisUrl
+      ? await RedisPresence.open(config.redisUrl, `${config.redisNamespace}:rt:user:`, PRESENCE_TTL_MS, log)
+      : new MemoryPresence();
+    opened.push(presence);
     const market = new MarketEngine(config.market, clock, {
       onError: (error) => log.error({ err: error }, "market tick failed"),
       leadership,
@@ -83,7 +90,7 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
       signingKeys: new KeyStore(db, clock),
       externalKeys: createExternalKeys(config),
       trending: {},
-      realtime: new RealtimeHub(),
+      realtime: new RealtimeHub(presence),
       positionUpdates: new PositionUpdates(),
     };
     registerPriceStream(deps);
@@ -115,6 +122,9 @@ async function connectBus(config: Config, log: Logger): Promise<EventBus> {
   }
 }
 
+/** A crashed instance's real-time sockets stop counting against their users' caps after this. */
+const PRESENCE_TTL_MS = 30_000;
+
 /** The lease of a deployment: `<REDIS_NAMESPACE>:market:leader` unless MARKET_LEASE_KEY names another. */
 export const marketLeaseKey = (namespace: string) => `${namespace}:market:leader`;
 
@@ -124,6 +134,7 @@ export const marketLeaseMs = (tickMs: number) => Math.max(3 * tickMs, 1000);
 /** Closes what createDeps opened, the market first (it stops ticking and gives up its lease). */
 export async function closeDeps(deps: Deps): Promise<void> {
   await deps.market.stop();
+  await deps.realtime.close();
   await deps.rateLimits.close();
   await deps.bus.close();
   await deps.db.close();

@@ -6,7 +6,7 @@ import type { Pick } from "./shared.js";
 export interface RealtimeSettings {
   /** REALTIME_PORT: serve `/ws` on this port of its own as well; undefined = only on PORT. */
   port: number | undefined;
-  /** Authenticated sockets one user may hold on one instance; the next Authenticate is refused. */
+  /** Authenticated sockets one user may hold (every instance's, with Redis); the next Authenticate is refused. */
   maxConnectionsPerUser: number;
   /** Client operations (Authenticate, Subscribe, Unsubscribe) per socket per window. */
   operations: RateLimitPolicy;

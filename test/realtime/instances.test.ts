@@ -41,6 +41,7 @@ describe.each(withRedis ? engines() : [])("the real-time channel on two instance
         MARKET_LEASE_KEY: `sta:test:market:${randomUUID()}`,
         MARKET_TICK_MS: "40",
         REALTIME_KEEPALIVE_MS: "0",
+        REALTIME_MAX_CONNECTIONS_PER_USER: "2",
       },
     });
     const depsB = await createDeps(h.config);
@@ -141,5 +142,26 @@ describe.each(withRedis ? engines() : [])("the real-time channel on two instance
     expect(steps).toEqual([...steps].sort((x, y) => x - y));
     expect(new Set(steps).size).toBe(steps.length);
     expect(c.closed).toBeUndefined();
+  });
+
+  it("caps a user's sockets across instances: two anywhere, the third refused on either, a closed one frees its place", async () => {
+    const u = await h.user(["trade.demo:read"]);
+    const onA = await connect(a, u.headers, ["private"]);
+    await connect(b, u.headers, ["private"]);
+    for (const i of [a, b]) {
+      const third = await Client.open(i.url);
+      open.push(third);
+      expect(await third.authenticate(u.headers)).toMatchObject({ success: false, errorCode: "TooManyRequests" });
+      await until("the refused socket is closed", () => third.closed !== undefined);
+    }
+    await onA.close();
+    // Its claim leaves Redis a moment after the close: a new socket on the other instance gets in.
+    let admitted = false;
+    for (let attempt = 0; attempt < 20 && !admitted; attempt++) {
+      const again = await Client.open(b.url);
+      open.push(again);
+      admitted = (await again.authenticate(u.headers)).success;
+    }
+    expect(admitted).toBe(true);
   });
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { UserActor } from "../../core/actor.js";
 import type { Deps } from "../context.js";
 import { findInstrumentDetails } from "../market/find-instruments.js";
@@ -40,6 +41,8 @@ const MAX_KEY_LENGTH = 512;
  */
 export class Connection implements Subscriber {
   readonly outbox: Outbox;
+  /** Names this socket in the per-user count. */
+  readonly id = randomUUID();
   actor: UserActor | undefined;
   private readonly topics = new Set<string>();
   private readonly instruments = new Set<number>();
@@ -108,6 +111,7 @@ export class Connection implements Subscriber {
     this.ended = true;
     this.outbox.close();
     this.hub.remove(this, this.instruments);
+    if (this.actor) this.hub.release(this.actor.userId, this.id);
     this.stopPrivate();
   }
 
@@ -155,7 +159,10 @@ export class Connection implements Subscriber {
       throw new Refusal("Forbidden", "The credential holds no scope that reads a topic of this channel");
     }
     const cap = this.deps.config.realtime.maxConnectionsPerUser;
-    if (this.hub.connectionsOf(actor.userId) >= cap) {
+    const admitted = await this.hub.claim(actor.userId, this.id, cap);
+    if (admitted && this.ended) this.hub.release(actor.userId, this.id);
+    if (this.ended) return;
+    if (!admitted) {
       this.outbox.reply(
         failure(
           request.id,

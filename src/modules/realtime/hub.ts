@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Quote } from "../../core/market.js";
+import { MemoryPresence, type Presence } from "../../infra/presence/presence.js";
 import type { Deps } from "../context.js";
 import type { Outbox } from "./outbox.js";
 import type { PositionUpdates } from "./position-updates.js";
@@ -23,6 +24,9 @@ export interface Subscriber {
  * a socket on any instance hears its user's orders and notifications.
  */
 export class RealtimeHub {
+  /** @param presence the per-user socket count: this process's, or every instance's (Redis). */
+  constructor(private readonly presence: Presence = new MemoryPresence()) {}
+
   private readonly sockets = new Set<Subscriber>();
   private readonly byInstrument = new Map<number, Set<Subscriber>>();
   private readonly byUser = new Map<string, Set<Subscriber>>();
@@ -51,6 +55,19 @@ export class RealtimeHub {
   listensPrivate(userId: string): boolean {
     for (const socket of this.byUser.get(userId) ?? []) if (socket.private) return true;
     return false;
+  }
+
+  /** Counts an authenticating socket against its user's cap (on every instance with Redis). */
+  claim(userId: string, connectionId: string, cap: number): Promise<boolean> {
+    return this.presence.claim(userId, connectionId, cap);
+  }
+
+  release(userId: string, connectionId: string): void {
+    this.presence.release(userId, connectionId).catch(() => {});
+  }
+
+  close(): Promise<void> {
+    return this.presence.close();
   }
 
   /** Authenticated sockets of one user on this instance. */
