@@ -15,6 +15,7 @@ import { requestLogger } from "./http/request-logger.js";
 import { registerRouteTable } from "./http/route-table.js";
 import { registerTextRules } from "./http/text.js";
 import { AJV_OPTIONS } from "./http/validation-messages.js";
+import { registerWebSocketUpgrade } from "./http/websocket.js";
 import { storeFailureOf } from "./infra/db/failures.js";
 import { registerClubRoutes } from "./modules/clubs/clubs.routes.js";
 import type { Deps } from "./modules/context.js";
@@ -26,6 +27,7 @@ import { registerMarketRoutes } from "./modules/market/market.routes.js";
 import { registerNotificationRoutes } from "./modules/notifications/notifications.routes.js";
 import { bearerAuthenticator, registerOAuthRoutes } from "./modules/oauth/oauth.routes.js";
 import { registerPriceAlertRoutes } from "./modules/price-alerts/price-alerts.routes.js";
+import { createRealtimeServer } from "./modules/realtime/server.js";
 import { registerSocialRoutes } from "./modules/social/social.routes.js";
 import { registerTradingRoutes } from "./modules/trading/trading.routes.js";
 import { registerWatchlistRoutes } from "./modules/watchlists/watchlists.routes.js";
@@ -73,10 +75,11 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
     storeFailureOf,
     config.metrics.enabled ? unmatchedRecorder(deps.metrics) : undefined,
   );
-  registerAuth(app, {
+  const authenticators = {
     keyPair: createKeyPairAuthenticator(deps),
     bearer: bearerAuthenticator(app, deps),
-  });
+  };
+  registerAuth(app, authenticators);
   // After auth (the caller is known) and before the scope check and any route, so every answer
   // to a known caller (403 included) is counted and carries the RateLimit headers.
   registerRateLimit(app, config, deps.rateLimits, deps.log, deps.metrics);
@@ -94,6 +97,8 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
   registerAvatarRoutes(app, deps);
   registerClubRoutes(app, deps);
   registerPriceAlertRoutes(app, deps);
+  // The real-time channel at /ws: the same credentials, checked by the same authenticators.
+  registerWebSocketUpgrade(app, config, createRealtimeServer(deps, authenticators));
 
   await app.ready();
   return app;

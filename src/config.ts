@@ -15,6 +15,7 @@ import {
   type RateLimitSettings,
   type TrustProxy,
 } from "./config/rate-limits.js";
+import { parseRealtimeSettings, type RealtimeSettings } from "./config/realtime.js";
 import { parseSecretsSettings, type SecretsSettings } from "./config/secrets.js";
 import { type LogLevel, parseListenSettings, parseServerSettings, type SeedMode } from "./config/server.js";
 import type { Env, Pick } from "./config/shared.js";
@@ -35,6 +36,7 @@ export {
   type RateLimitSettings,
   type TrustProxy,
 } from "./config/rate-limits.js";
+export type { RealtimeSettings } from "./config/realtime.js";
 export { type ConfiguredKey, MAKE_A_KEY, type SecretsSettings } from "./config/secrets.js";
 export type { LogLevel, SeedMode } from "./config/server.js";
 export { redactUrl } from "./config/shared.js";
@@ -94,6 +96,8 @@ export interface Config {
   secrets: Omit<SecretsSettings, "production">;
   /** The Prometheus endpoint: METRICS (off by default) and METRICS_TOKEN. */
   metrics: MetricsSettings;
+  /** The real-time WebSocket channel at `/ws`: REALTIME_* (docs/realtime.md). */
+  realtime: RealtimeSettings;
 }
 
 /** Values given on the command line; they win over the environment. */
@@ -143,6 +147,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
   const signIn = parseSignInSettings(pick, problems);
   const { production, ...secrets } = parseSecretsSettings(pick, problems);
   const metrics = parseMetricsSettings(pick, problems);
+  const realtime = parseRealtimeSettings(pick, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -160,6 +165,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
     production,
     secrets,
     metrics,
+    realtime,
     port: listen.port,
     host: listen.host,
     database: storage.database,

@@ -43,6 +43,8 @@ const program = new Command("social-trading-api")
       "            MARKET_VOLATILITY, MARKET_SPREAD_BPS, MARKET_LEASE_KEY\n" +
       "  lists     WATCHLIST_MAX_WATCHLISTS, WATCHLIST_MAX_ITEMS\n" +
       "  social    READ_CACHE_MB, READ_CACHE_MAX_AGE_MS, CLUBS_FILE\n" +
+      "  realtime  REALTIME_PORT, REALTIME_MAX_CONNECTIONS_PER_USER, REALTIME_RATE_LIMIT, REALTIME_KEEPALIVE_MS,\n" +
+      "            REALTIME_BUFFER_BYTES, REALTIME_MAX_QUEUED_EVENTS\n" +
       "  security  AUDIT_RETENTION_DAYS\n" +
       "  metrics   METRICS, METRICS_TOKEN",
   );

@@ -13,6 +13,8 @@ import { migrateToLatest } from "./infra/db/migrate.js";
 import { LocalLease } from "./infra/lease/lease.js";
 import { RedisLease } from "./infra/lease/redis.js";
 import { Metrics } from "./infra/metrics.js";
+import { MemoryPresence } from "./infra/presence/presence.js";
+import { RedisPresence } from "./infra/presence/redis.js";
 import { createRateLimitStore } from "./infra/ratelimit/index.js";
 import { GENERATED_KEY_FILE, loadOrCreateKeyFile } from "./infra/secrets/key-file.js";
 import { createSecretBox } from "./infra/secrets/secret-box.js";
@@ -23,6 +25,8 @@ import { registerNotificationSubscribers } from "./modules/notifications/notific
 import { createExternalKeys } from "./modules/oauth/access-tokens.js";
 import { KeyStore, registerSigningKeySubscribers } from "./modules/oauth/signing-keys.js";
 import { createAlertWatch, registerAlertWatch } from "./modules/price-alerts/alert-watch.js";
+import { RealtimeHub, registerPositionUpdates, registerRealtimeFeeds } from "./modules/realtime/hub.js";
+import { PositionUpdates } from "./modules/realtime/position-updates.js";
 import { createTriggerWatch, registerTradingMetrics, registerTradingTriggers } from "./modules/trading/triggers.js";
 import { registerWatchlistSubscribers } from "./modules/watchlists/watchlists.subscribers.js";
 
@@ -77,6 +81,11 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
       countError: metrics.redisErrorCounter("ratelimit"),
     });
     opened.push(rateLimits);
+    // The per-user cap on real-time sockets counts every instance's (Redis) or this one's.
+    const presence = config.redisUrl
+      ? await RedisPresence.open(config.redisUrl, `${config.redisNamespace}:rt:user:`, PRESENCE_TTL_MS, log)
+      : new MemoryPresence();
+    opened.push(presence);
     const tickLag = metrics.marketTickLag;
     const market = new MarketEngine(config.market, clock, {
       onError: (error) => log.error({ err: error }, "market tick failed"),
@@ -104,14 +113,20 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
       signingKeys: new KeyStore(db, clock, secrets),
       externalKeys: createExternalKeys(config),
       trending: {},
+      realtime: new RealtimeHub(presence),
+      positionUpdates: new PositionUpdates(),
     };
     registerPriceStream(deps);
+    // Before the triggers: a tick's rates reach the sockets before the closes it causes.
+    registerRealtimeFeeds(deps);
     registerSigningKeySubscribers(deps);
     registerNotificationSubscribers(deps);
     registerTradingTriggers(deps);
     registerAlertWatch(deps);
     registerTradingMetrics(deps);
     registerWatchlistSubscribers(deps);
+    // After the triggers: a trailing stop's new level is known.
+    registerPositionUpdates(deps);
     return deps;
   } catch (error) {
     for (const resource of opened.reverse()) await resource.close().catch(() => {});
@@ -183,6 +198,9 @@ async function connectBus(config: Config, log: Logger, countError: () => void): 
   }
 }
 
+/** A crashed instance's real-time sockets stop counting against their users' caps after this. */
+const PRESENCE_TTL_MS = 30_000;
+
 /** The lease of a deployment: `<REDIS_NAMESPACE>:market:leader` unless MARKET_LEASE_KEY names another. */
 export const marketLeaseKey = (namespace: string) => `${namespace}:market:leader`;
 
@@ -192,6 +210,7 @@ export const marketLeaseMs = (tickMs: number) => Math.max(3 * tickMs, 1000);
 /** Closes what createDeps opened, the market first (it stops ticking and gives up its lease). */
 export async function closeDeps(deps: Deps): Promise<void> {
   await deps.market.stop();
+  await deps.realtime.close();
   await deps.rateLimits.close();
   await deps.bus.close();
   await deps.db.close();

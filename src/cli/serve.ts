@@ -1,5 +1,5 @@
 import closeWithGrace from "close-with-grace";
-import { buildApp } from "../app.js";
+import { type App, buildApp } from "../app.js";
 import type { Config } from "../config.js";
 import { systemActor } from "../core/actor.js";
 import { API_VERSION } from "../http/openapi.js";
@@ -89,10 +89,11 @@ export async function serve(config: Config, out: Output): Promise<void> {
       baseUrl,
       docsUrl: `${baseUrl}/docs`,
       openapiUrl: `${baseUrl}/openapi.json`,
+      realtimeUrl: realtimeUrl(baseUrl, app.realtimeAddress()),
       version: API_VERSION,
       demo: credentials ?? null,
     },
-    () => banner(baseUrl, credentials),
+    () => banner(baseUrl, credentials, realtimeUrl(baseUrl, app.realtimeAddress())),
   );
 }
 
@@ -134,13 +135,21 @@ function listenError(config: Config, error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
-function banner(baseUrl: string, c: DemoCredentials | undefined): string {
+/** The real-time channel's URL: on REALTIME_PORT when it has its own, else on the API's port. */
+function realtimeUrl(baseUrl: string, own: ReturnType<App["realtimeAddress"]>): string {
+  const url = new URL(baseUrl);
+  if (own && typeof own === "object") url.port = String(own.port);
+  return `ws://${url.host}/ws`;
+}
+
+function banner(baseUrl: string, c: DemoCredentials | undefined, realtime: string): string {
   const lines = [
     "",
     `Social Trading API ${API_VERSION} is serving`,
     `  Base URL : ${baseUrl}`,
     `  Docs     : ${baseUrl}/docs`,
     `  OpenAPI  : ${baseUrl}/openapi.json`,
+    `  Real-time: ${realtime} (docs/realtime.md)`,
   ];
   if (c) {
     lines.push(

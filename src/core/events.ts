@@ -175,7 +175,49 @@ export interface PriceAlertTriggered {
 
 export type PriceAlertEvent = PriceAlertSet | PriceAlertDeleted | PriceAlertTriggered;
 
-export type TradingEvent = PositionOpened | PositionClosed;
+/**
+ * An order executed (demo market orders execute within their request): the order record as
+ * `GET /trading/info/demo/orders/{orderId}` shows it. The real-time channel's `private` topic
+ * tells its owner (docs/realtime.md); recorded beside PositionOpened / PositionClosed.
+ */
+export interface OrderExecuted {
+  readonly type: "OrderExecuted";
+  readonly userId: string;
+  readonly order: ExecutedOrder;
+  readonly occurredAt: string;
+}
+
+export interface ExecutedOrder {
+  readonly orderId: number;
+  /** 17 = market order to open, 19 = market order to close (decision 0046). */
+  readonly orderType: number;
+  readonly statusId: number;
+  readonly cid: number;
+  readonly instrumentId: number;
+  readonly positionId: number;
+  readonly isBuy: boolean;
+  readonly leverage: number;
+  readonly amountCents: number;
+  readonly units: number;
+  /** The units asked for by a by-units open, else null. */
+  readonly requestedUnits: number | null;
+  /** The execution rate (the close rate of a close). */
+  readonly rate: number;
+  readonly stopLossRate: number;
+  readonly takeProfitRate: number;
+  readonly isTslEnabled: boolean;
+  /** The order's token (`token` / `referenceID` of the order info). */
+  readonly token: string;
+  readonly openDateTime: string;
+  /** Set for a close order. */
+  readonly close?: {
+    readonly reason: CloseReason;
+    readonly netProfitCents: number;
+    readonly fullyClosed: boolean;
+  };
+}
+
+export type TradingEvent = PositionOpened | PositionClosed | OrderExecuted;
 
 /** One instrument's price in a `PricesTicked` broadcast (the market engine's quote). */
 export interface TickedQuote {
@@ -200,6 +242,39 @@ export interface PricesTicked {
   readonly occurredAt: string;
 }
 
+/**
+ * A notification was stored for a user (src/modules/notifications/notify.ts): `item` is the entry
+ * `GET /api/v1/notifications/messages` lists. The real-time channel's `notifications` topic tells
+ * its owner at once, on whichever instance holds the socket.
+ */
+export interface NotificationCreated {
+  readonly type: "NotificationCreated";
+  readonly userId: string;
+  readonly item: NotificationItem;
+  readonly occurredAt: string;
+}
+
+/** One notification as the REST list returns it (notifications.schemas.ts NotificationMessage). */
+export interface NotificationItem {
+  readonly messageId: string;
+  readonly correlationId: string;
+  readonly actionLink: string;
+  readonly imageTitle: string;
+  readonly imageUrl: string;
+  readonly notificationType: string;
+  readonly version: string;
+  readonly aggregatable: boolean;
+  readonly grouped: boolean;
+  readonly aggregationId: string;
+  readonly message: string;
+  readonly readStatus: "New" | "Seen" | "Read";
+  readonly publishDate: string;
+  readonly subCategory: string;
+  readonly category: string;
+  readonly rtlLanguage: boolean;
+  readonly section: string;
+}
+
 export type DomainEvent =
   | UserRegistered
   | KeyPairRevoked
@@ -208,7 +283,8 @@ export type DomainEvent =
   | SocialEvent
   | TradingEvent
   | PriceAlertEvent
-  | PricesTicked;
+  | PricesTicked
+  | NotificationCreated;
 export type DomainEventType = DomainEvent["type"];
 export type EventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
 

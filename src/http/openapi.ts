@@ -19,7 +19,9 @@ export async function registerOpenApi(app: FastifyInstance, scopePrefix: string)
           "bearer token or the x-api-key / x-user-key pair. Errors share one body: " +
           "`{ errorCode, errorMessage, requestId, details? }`. A 403 `InsufficientPermissions` lists the " +
           "scopes the operation accepts in `details`; a method a path does not have is answered 405 " +
-          "`MethodNotAllowed` with an `Allow` header.",
+          "`MethodNotAllowed` with an `Allow` header. Live rates, your order events and notifications " +
+          "are pushed over a WebSocket at `/ws` in upstream's real-time protocol (described in the " +
+          "repository's docs/realtime.md).",
       },
       servers: [{ url: "/", description: "This server" }],
       components: {

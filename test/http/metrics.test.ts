@@ -231,6 +231,20 @@ describe.each(engines())("the /metrics endpoint on %s", (engine) => {
     expect(delta("sta_trading_armed_triggers")).toBeGreaterThanOrEqual(1);
   });
 
+  it("reads the price alerts watched when scraped", async () => {
+    const u = await h.user(["price-alerts:write"]);
+    const before = sampleValue(await scrape(h.app), "sta_price_alerts_watched");
+    const made = await h.app.inject({
+      method: "POST",
+      url: "/api/v1/price-alerts",
+      headers: { ...u.headers, "x-request-id": randomUUID() },
+      payload: { symbol: "AAPL", targetPrice: 1 },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    expect(sampleValue(await scrape(h.app), "sta_price_alerts_watched")).toBe(before + 1);
+    expect(sampleValue(await scrape(h.app), "sta_realtime_connections")).toBe(0);
+  });
+
   it("counts price ticks and how late timed ticks start", async () => {
     const before = sampleValue(await scrape(h.app), "sta_market_ticks_total", { kind: "ticked" });
     await h.deps.market.tick();

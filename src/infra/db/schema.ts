@@ -121,7 +121,7 @@ export interface AuditEventsTable {
   details: string;
 }
 
-/** Each user's club tier as last seen (migration 013, src/modules/clubs). */
+/** Each user's club tier as last seen (migration 011, src/modules/clubs). */
 export interface ClubMembershipsTable {
   userId: string;
   tier: string;
@@ -129,7 +129,7 @@ export interface ClubMembershipsTable {
   updatedAt: string;
 }
 
-/** Price alerts (migration 014, src/modules/price-alerts). */
+/** Price alerts (migration 012, src/modules/price-alerts). */
 export interface PriceAlertsTable {
   id: string;
   userId: string;

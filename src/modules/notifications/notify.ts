@@ -2,7 +2,8 @@ import { isoNow } from "../../core/clock.js";
 import { newId } from "../../core/ids.js";
 import type { Deps } from "../context.js";
 import { NOTIFICATION_FORMAT_VERSION, NOTIFICATION_KINDS, type NotificationKindName } from "./notifications.catalog.js";
-import { notificationsRepository } from "./notifications.repository.js";
+import { type NotificationRow, notificationsRepository } from "./notifications.repository.js";
+import { toMessage } from "./notifications.view.js";
 
 export interface NotifyInput {
   userId: string;
@@ -18,11 +19,14 @@ export interface NotifyInput {
   publishDate?: string;
 }
 
-/** Stores one notification for one user; called by event subscribers and the seed. */
+/**
+ * Stores one notification for one user; called by event subscribers and the seed. Then publishes
+ * NotificationCreated with the item as the REST list shows it, for the real-time channel.
+ */
 export async function notify(deps: Deps, input: NotifyInput): Promise<string> {
   const kind = NOTIFICATION_KINDS[input.kind];
   const id = newId();
-  await notificationsRepository(deps.db.kysely).insert({
+  const row: NotificationRow = {
     id,
     userId: input.userId,
     correlationId: input.correlationId ?? newId(),
@@ -41,7 +45,11 @@ export async function notify(deps: Deps, input: NotifyInput): Promise<string> {
     category: kind.category,
     rtlLanguage: isRightToLeft(input.message) ? 1 : 0,
     section: kind.section,
-  });
+  };
+  await notificationsRepository(deps.db.kysely).insert(row);
+  await deps.bus.publish([
+    { type: "NotificationCreated", userId: row.userId, item: toMessage(row), occurredAt: isoNow(deps.clock) },
+  ]);
   return id;
 }
 

@@ -34,6 +34,7 @@ const watched = (row: Pick<PriceAlertRow, "id" | "instrumentId" | "targetPrice" 
  */
 export function registerAlertWatch(deps: Deps): void {
   const { index, firedElsewhere: pending } = deps.alerts;
+  deps.metrics.gauge("price_alerts_watched", "Active price alerts this instance watches", () => index.size);
   deps.bus.subscribeEverywhere("PriceAlertSet", (e) =>
     index.add({ alertId: e.alertId, instrumentId: e.instrumentId, targetPrice: e.targetPrice, direction: e.direction }),
   );

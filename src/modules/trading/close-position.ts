@@ -200,6 +200,31 @@ async function applyClose(
     netProfitCents,
     occurredAt: now,
   });
+  record({
+    type: "OrderExecuted",
+    userId: position.userId,
+    order: {
+      orderId,
+      orderType: ORDER_TYPE_CLOSE,
+      statusId: STATUS_EXECUTED,
+      cid: position.cid,
+      instrumentId: position.instrumentId,
+      positionId: position.positionId,
+      isBuy,
+      leverage: position.leverage,
+      amountCents: margin,
+      units,
+      requestedUnits: null,
+      rate: close.rate,
+      stopLossRate: position.stopLossRate,
+      takeProfitRate: position.takeProfitRate,
+      isTslEnabled: position.isTslEnabled === 1,
+      token,
+      openDateTime: now,
+      close: { reason: close.reason, netProfitCents, fullyClosed: full },
+    },
+    occurredAt: now,
+  });
   return {
     order: {
       orderId,

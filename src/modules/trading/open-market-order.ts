@@ -138,6 +138,30 @@ export async function openMarketOrder(ctx: Ctx, requestId: string, input: OpenOr
       tslGap: plan.tslGap,
       occurredAt: now,
     });
+    record({
+      type: "OrderExecuted",
+      userId: actor.userId,
+      order: {
+        orderId,
+        orderType: ORDER_TYPE_OPEN,
+        statusId: STATUS_EXECUTED,
+        cid: demoCidOf(actor.gcid),
+        instrumentId: plan.instrumentId,
+        positionId,
+        isBuy: input.isBuy,
+        leverage: input.leverage,
+        amountCents: plan.amountCents,
+        units: plan.units,
+        requestedUnits: plan.requestedUnits,
+        rate: plan.rate,
+        stopLossRate: plan.stopLossRate,
+        takeProfitRate: plan.takeProfitRate,
+        isTslEnabled: plan.isTslEnabled,
+        token,
+        openDateTime: now,
+      },
+      occurredAt: now,
+    });
     const order: OrderForOpen = {
       orderId,
       positionId,

@@ -10,8 +10,8 @@ import * as retention from "./007-retention.js";
 import * as oauthSettings from "./008-oauth-settings.js";
 import * as audit from "./009-audit.js";
 import * as signInThrottle from "./010-sign-in-throttle.js";
-import * as clubs from "./013-clubs.js";
-import * as priceAlerts from "./014-price-alerts.js";
+import * as clubs from "./011-clubs.js";
+import * as priceAlerts from "./012-price-alerts.js";
 
 export interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -29,6 +29,6 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   "008-oauth-settings": oauthSettings,
   "009-audit": audit,
   "010-sign-in-throttle": signInThrottle,
-  "013-clubs": clubs,
-  "014-price-alerts": priceAlerts,
+  "011-clubs": clubs,
+  "012-price-alerts": priceAlerts,
 };

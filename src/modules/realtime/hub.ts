@@ -1,0 +1,191 @@
+import { randomUUID } from "node:crypto";
+import type { Quote } from "../../core/market.js";
+import { MemoryPresence, type Presence } from "../../infra/presence/presence.js";
+import type { Deps } from "../context.js";
+import type { Outbox } from "./outbox.js";
+import type { PositionUpdates } from "./position-updates.js";
+import { NOTIFICATION_TYPE, privateMessageOf } from "./private-events.js";
+import { message } from "./protocol.js";
+import { RATE_TYPE, rateDelta } from "./rates.js";
+
+/** What the hub knows of one socket. */
+export interface Subscriber {
+  readonly outbox: Outbox;
+  /** Set once authenticated. */
+  readonly userId: string | undefined;
+  readonly private: boolean;
+  readonly notifications: boolean;
+}
+
+/**
+ * The sockets this process holds and who listens to what: by instrument for rates, by user for
+ * private and notification events. Fed by the market's ticks (ticked here or applied from the
+ * leader, so every instance pushes the one price stream) and by `subscribeEverywhere` events, so
+ * a socket on any instance hears its user's orders and notifications.
+ */
+export class RealtimeHub {
+  /** @param presence the per-user socket count: this process's, or every instance's (Redis). */
+  constructor(private readonly presence: Presence = new MemoryPresence()) {}
+
+  private readonly sockets = new Set<Subscriber>();
+  private readonly byInstrument = new Map<number, Set<Subscriber>>();
+  private readonly byUser = new Map<string, Set<Subscriber>>();
+  /** The last quote pushed per subscribed instrument: deltas carry what moved since. */
+  private readonly lastQuote = new Map<number, Quote>();
+
+  /** Open sockets on this instance (for a metrics gauge). */
+  get connections(): number {
+    return this.sockets.size;
+  }
+
+  /** What waits for slow clients, summed over the sockets (for gauges and tests). */
+  backlog(): { waitingEvents: number; waitingRates: number; bufferedBytes: number } {
+    let waitingEvents = 0;
+    let waitingRates = 0;
+    let bufferedBytes = 0;
+    for (const socket of this.sockets) {
+      waitingEvents += socket.outbox.waiting;
+      waitingRates += socket.outbox.waitingRates;
+      bufferedBytes += socket.outbox.buffered;
+    }
+    return { waitingEvents, waitingRates, bufferedBytes };
+  }
+
+  /** Whether a socket of the user listens to `private` here. */
+  listensPrivate(userId: string): boolean {
+    for (const socket of this.byUser.get(userId) ?? []) if (socket.private) return true;
+    return false;
+  }
+
+  /** Counts an authenticating socket against its user's cap (on every instance with Redis). */
+  claim(userId: string, connectionId: string, cap: number): Promise<boolean> {
+    return this.presence.claim(userId, connectionId, cap);
+  }
+
+  release(userId: string, connectionId: string): void {
+    this.presence.release(userId, connectionId).catch(() => {});
+  }
+
+  close(): Promise<void> {
+    return this.presence.close();
+  }
+
+  /** Authenticated sockets of one user on this instance. */
+  connectionsOf(userId: string): number {
+    return this.byUser.get(userId)?.size ?? 0;
+  }
+
+  add(socket: Subscriber): void {
+    this.sockets.add(socket);
+  }
+
+  authenticated(socket: Subscriber, userId: string): void {
+    const set = this.byUser.get(userId) ?? new Set();
+    set.add(socket);
+    this.byUser.set(userId, set);
+  }
+
+  /** Starts pushing an instrument's rates, from its current quote on. */
+  watch(socket: Subscriber, instrumentId: number, current: Quote): void {
+    const set = this.byInstrument.get(instrumentId) ?? new Set();
+    set.add(socket);
+    this.byInstrument.set(instrumentId, set);
+    if (!this.lastQuote.has(instrumentId)) this.lastQuote.set(instrumentId, current);
+  }
+
+  /** The last quote pushed for an instrument (a snapshot starts from it). */
+  lastPushed(instrumentId: number): Quote | undefined {
+    return this.lastQuote.get(instrumentId);
+  }
+
+  unwatch(socket: Subscriber, instrumentId: number): void {
+    const set = this.byInstrument.get(instrumentId);
+    if (!set) return;
+    set.delete(socket);
+    socket.outbox.dropRate(instrumentId);
+    if (set.size === 0) {
+      this.byInstrument.delete(instrumentId);
+      this.lastQuote.delete(instrumentId);
+    }
+  }
+
+  remove(socket: Subscriber, instrumentIds: Iterable<number>): void {
+    this.sockets.delete(socket);
+    for (const id of instrumentIds) this.unwatch(socket, id);
+    if (socket.userId) {
+      const set = this.byUser.get(socket.userId);
+      set?.delete(socket);
+      if (set?.size === 0) this.byUser.delete(socket.userId);
+    }
+  }
+
+  /** One tick: each subscribed instrument's delta, serialized once for all its subscribers. */
+  tick(quotes: readonly Quote[]): void {
+    if (this.byInstrument.size === 0) return;
+    for (const quote of quotes) {
+      const set = this.byInstrument.get(quote.instrumentId);
+      if (!set) continue;
+      const previous = this.lastQuote.get(quote.instrumentId);
+      // A quote older than the one pushed (a late broadcast) is not sent: rates never go back.
+      if (previous && previous.priceRateId >= quote.priceRateId) continue;
+      this.lastQuote.set(quote.instrumentId, quote);
+      const fields = rateDelta(quote, previous);
+      const topic = `instrument:${quote.instrumentId}`;
+      const serialized = message(topic, RATE_TYPE, fields, randomUUID());
+      for (const socket of set) socket.outbox.rate(quote.instrumentId, topic, fields, serialized);
+    }
+  }
+
+  /** A message for every socket of `userId` that listens to the topic. */
+  toUser(userId: string, topic: "private" | "notifications", type: string, content: unknown): void {
+    const set = this.byUser.get(userId);
+    if (!set) return;
+    let serialized: string | undefined;
+    for (const socket of set) {
+      if (!socket[topic]) continue;
+      serialized ??= message(topic, type, content);
+      socket.outbox.push(serialized);
+    }
+  }
+}
+
+declare module "../context.js" {
+  interface Deps {
+    /** Realtime: the WebSocket sessions this process holds and their subscriptions (docs/realtime.md). */
+    readonly realtime: RealtimeHub;
+    /** Realtime: the trailing stops watched for `Trading.PositionUpdate`. */
+    readonly positionUpdates: PositionUpdates;
+  }
+}
+
+/** Feeds the hub from the market and the bus (`createDeps`). */
+export function registerRealtimeFeeds(deps: Deps): void {
+  const hub = deps.realtime;
+  deps.metrics.gauge("realtime_connections", "WebSocket connections this instance holds", () => hub.connections);
+  deps.market.onTick((quotes) => hub.tick(quotes));
+  deps.bus.subscribeEverywhere("OrderExecuted", (event) => {
+    const { type, content } = privateMessageOf(event.order);
+    hub.toUser(event.userId, "private", type, content);
+    const order = event.order;
+    if (order.close?.fullyClosed) deps.positionUpdates.forget(order.positionId);
+    else if (!order.close && order.isTslEnabled && hub.listensPrivate(event.userId)) {
+      deps.positionUpdates.watch({
+        userId: event.userId,
+        positionId: order.positionId,
+        cid: order.cid,
+        instrumentId: order.instrumentId,
+        isBuy: order.isBuy,
+        takeProfitRate: order.takeProfitRate,
+        stopLossRate: order.stopLossRate,
+      });
+    }
+  });
+  deps.bus.subscribeEverywhere("NotificationCreated", (event) =>
+    hub.toUser(event.userId, "notifications", NOTIFICATION_TYPE, event.item),
+  );
+}
+
+/** After the triggers' listener (`createDeps` registers it last): trailing stops have moved. */
+export function registerPositionUpdates(deps: Deps): void {
+  deps.market.onTick(() => deps.positionUpdates.afterTick(deps));
+}
