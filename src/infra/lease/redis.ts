@@ -50,8 +50,10 @@ export class RedisLease implements Lease {
       maxRetriesPerRequest: 1,
       enableOfflineQueue: false,
       // A Redis that never answers must not hold the tick loop: the lease counts as not held
-      // (no instance leads) until Redis answers again (decision 0107).
-      commandTimeout: Math.max(100, Math.min(1000, Math.floor(ttlMs / 3))),
+      // (no instance leads) until Redis answers again (decision 0107). Half the lease: an answer
+      // later than that renews a lease about to lapse; a shorter bound lost leadership to a busy
+      // machine's scheduling alone.
+      commandTimeout: Math.max(250, Math.floor(ttlMs / 2)),
       retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
     });
     // Reported by acquire(), once per outage; counted each time.
