@@ -225,7 +225,8 @@ async function parent() {
     bytesPerAlert: { heapUsed: Math.round(heapPerAlert), rss: Math.round(rssPerAlert) },
     targets: {
       ticksPerSecond: ratio >= 0.8 ? "MET (>= 80% of without)" : "MISSED (< 80% of without)",
-      bytesPerAlert: heapPerAlert <= 300 ? "MET (<= ~300 B heap)" : "MISSED (> ~300 B heap)",
+      bytesPerAlert:
+        ALERTS === 0 ? "n/a (no alerts)" : heapPerAlert <= 300 ? "MET (<= ~300 B heap)" : "MISSED (> ~300 B heap)",
     },
   };
   console.log(JSON.stringify(result, null, 2));
