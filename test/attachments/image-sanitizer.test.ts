@@ -45,7 +45,9 @@ describe("image sanitizer", () => {
   it("every proper prefix of an image is refused (truncated), and so is any byte after its end", () => {
     fc.assert(
       fc.property(size, size, fc.boolean(), fc.double({ min: 0, max: 1, noNaN: true }), (w, h, isPng, f) => {
-        const image = isPng ? png({ width: w, height: h, metadata: true }) : jpeg({ width: w, height: h, metadata: true });
+        const image = isPng
+          ? png({ width: w, height: h, metadata: true })
+          : jpeg({ width: w, height: h, metadata: true });
         const prefix = image.subarray(0, Math.floor(f * (image.length - 1)));
         expect(() => sanitizeImage(prefix)).toThrow(ImageRejected);
         expect(() => sanitizeImage(Buffer.concat([image, Buffer.from("<script>")]))).toThrow(ImageRejected);

@@ -40,7 +40,12 @@ export function png({ width, height, metadata = false, level = 6 }: PngOptions):
         chunk("iTXt", Buffer.from(`Author\0\0\0\0\0secret author ${GPS_TEXT}`, "latin1")),
       ]
     : [];
-  const after = metadata ? [chunk("tIME", Buffer.from([0x07, 0xea, 1, 2, 3, 4, 5])), chunk("zTXt", Buffer.concat([Buffer.from("Note\0\0"), deflateSync(GPS_TEXT)]))] : [];
+  const after = metadata
+    ? [
+        chunk("tIME", Buffer.from([0x07, 0xea, 1, 2, 3, 4, 5])),
+        chunk("zTXt", Buffer.concat([Buffer.from("Note\0\0"), deflateSync(GPS_TEXT)])),
+      ]
+    : [];
   return Buffer.concat([
     PNG_SIGNATURE,
     chunk("IHDR", ihdr),
@@ -62,7 +67,15 @@ function segment(marker: number, data: Buffer): Buffer {
  * end-of-block), so every 8×8 block is the two bits `00`. With `metadata`, an EXIF APP1 with a
  * GPS location, an XMP APP1, an APP13 and a COM segment, which uploads drop.
  */
-export function jpeg({ width, height, metadata = false }: { width: number; height: number; metadata?: boolean }): Buffer {
+export function jpeg({
+  width,
+  height,
+  metadata = false,
+}: {
+  width: number;
+  height: number;
+  metadata?: boolean;
+}): Buffer {
   const jfif = segment(0xe0, Buffer.from([0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0]));
   const dqt = segment(0xdb, Buffer.concat([Buffer.from([0]), Buffer.alloc(64, 1)]));
   const sof = Buffer.alloc(9);
@@ -73,7 +86,8 @@ export function jpeg({ width, height, metadata = false }: { width: number; heigh
   sof[6] = 1; // id
   sof[7] = 0x11; // sampling
   sof[8] = 0; // table
-  const huffman = (cls: number) => Buffer.concat([Buffer.from([cls << 4]), Buffer.from([1, ...Array(15).fill(0)]), Buffer.from([0])]);
+  const huffman = (cls: number) =>
+    Buffer.concat([Buffer.from([cls << 4]), Buffer.from([1, ...Array(15).fill(0)]), Buffer.from([0])]);
   const dht = segment(0xc4, Buffer.concat([huffman(0), huffman(1)]));
   const sos = segment(0xda, Buffer.from([1, 1, 0x00, 0, 63, 0]));
   const blocks = Math.ceil(width / 8) * Math.ceil(height / 8);
@@ -89,13 +103,27 @@ export function jpeg({ width, height, metadata = false }: { width: number; heigh
         segment(0xfe, Buffer.from(`secret comment ${GPS_TEXT}`)),
       ]
     : [];
-  return Buffer.concat([Buffer.from([0xff, 0xd8]), jfif, ...meta, dqt, segment(0xc0, sof), dht, sos, data, Buffer.from([0xff, 0xd9])]);
+  return Buffer.concat([
+    Buffer.from([0xff, 0xd8]),
+    jfif,
+    ...meta,
+    dqt,
+    segment(0xc0, sof),
+    dht,
+    sos,
+    data,
+    Buffer.from([0xff, 0xd9]),
+  ]);
 }
 
 /** A multipart/form-data body with one file part. */
 export function multipart(
   file: Buffer,
-  { name = "file", filename = "photo.png", type = "image/png" }: { name?: string; filename?: string; type?: string } = {},
+  {
+    name = "file",
+    filename = "photo.png",
+    type = "image/png",
+  }: { name?: string; filename?: string; type?: string } = {},
 ) {
   const boundary = `----sta${Math.random().toString(16).slice(2)}`;
   const payload = Buffer.concat([
