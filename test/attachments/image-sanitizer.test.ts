@@ -65,7 +65,8 @@ describe("image sanitizer", () => {
       expect(() => sanitizeImage(bytes), bytes.toString("hex")).toThrow(ImageRejected);
     }
     const corrupt = png({ width: 2, height: 2 });
-    corrupt[corrupt.length - 20] ^= 0xff; // inside IDAT: its CRC no longer matches
+    const at = corrupt.length - 20; // inside IDAT: its CRC no longer matches
+    corrupt[at] = corrupt[at]! ^ 0xff;
     expect(() => sanitizeImage(corrupt)).toThrow(/corrupt/);
   });
 });

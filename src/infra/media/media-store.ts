@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
-import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, rename, rm, stat } from "node:fs/promises";
+import { createReadStream, createWriteStream, mkdirSync } from "node:fs";
+import { rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -38,18 +38,20 @@ function checkedKey(key: string): string {
  * under a served name (a stale `.tmp-*` file is all it can leave).
  */
 export class DiskMediaStore implements MediaStore {
-  private ready: Promise<unknown> | undefined;
+  private ready = false;
 
   constructor(readonly dir: string) {}
 
-  private ensureDir(): Promise<unknown> {
-    this.ready ??= mkdir(this.dir, { recursive: true });
-    return this.ready;
+  /** Made on the first upload, synchronously: `put` attaches to its stream before any await. */
+  private ensureDir(): void {
+    if (!this.ready) mkdirSync(this.dir, { recursive: true });
+    this.ready = true;
   }
 
+  /** Attaches to `body` before its first await, so an error `body` raises early is never unhandled. */
   async put(key: string, body: Readable): Promise<StoredObject> {
     const final = join(this.dir, checkedKey(key));
-    await this.ensureDir();
+    this.ensureDir();
     const temp = join(this.dir, `.tmp-${randomBytes(8).toString("hex")}-${key}`);
     const hash = createHash("sha256");
     let size = 0;

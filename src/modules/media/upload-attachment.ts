@@ -57,6 +57,8 @@ export async function uploadAttachment(ctx: Ctx, input: UploadInput): Promise<St
   });
   input.file.on("limit", () => strip.destroy(new TooLarge()));
   input.file.on("error", (error) => strip.destroy(error));
+  // The store's pipeline reports the error; this keeps one raised before it attaches from being uncaught.
+  strip.on("error", () => {});
   let stored: { size: number; sha256: string };
   try {
     stored = await ctx.media.put(id, input.file.pipe(strip));
