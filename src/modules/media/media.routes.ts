@@ -61,7 +61,7 @@ export async function registerMediaRoutes(app: App, deps: Deps): Promise<void> {
             { field: "file", problem: "must be sent in a well-formed multipart/form-data body" },
           ]);
         }
-        if (!part || part.fieldname !== "file") {
+        if (part?.fieldname !== "file") {
           part?.file.resume();
           throw new AppError("BadRequest", "The multipart field `file` is required", [
             { field: "file", problem: "is required" },
