@@ -151,6 +151,19 @@ describe.each(engines())("media uploads on %s", (engine) => {
     expect(res.statusCode).toBe(403);
   });
 
+  it("the OpenAPI document describes the upload as multipart with a binary `file`", async () => {
+    const doc = (await h.app.inject({ method: "GET", url: "/openapi.json" })).json();
+    const op = doc.paths["/api/v1/attachments"].post;
+    expect(op.operationId).toBe("uploadAMediaAttachment");
+    const schema = op.requestBody.content["multipart/form-data"].schema;
+    expect(schema.required).toEqual(["file"]);
+    expect(schema.properties.file).toMatchObject({ type: "string", format: "binary" });
+    expect(Object.keys(op.responses)).toEqual(
+      expect.arrayContaining(["200", "400", "401", "403", "413", "415", "422"]),
+    );
+    expect(doc.paths["/api/v1/media/{file}"]).toBeUndefined();
+  });
+
   it("404 for an unknown upload, and for a known one under the other extension", async () => {
     const a = (await upload(alice, png({ width: 1, height: 1 }))).json();
     expect((await h.app.inject({ method: "GET", url: path(a.url).replace(".png", ".jpg") })).statusCode).toBe(404);
