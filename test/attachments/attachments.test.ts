@@ -151,6 +151,33 @@ describe.each(engines())("media uploads on %s", (engine) => {
     expect(res.statusCode).toBe(403);
   });
 
+  it("a body with two files: the first is the upload, the second is not read, nothing half stored", async () => {
+    const one = multipart(png({ width: 2, height: 2 }));
+    const boundary = one.headers["content-type"].split("boundary=")[1]!;
+    const part = (bytes: Buffer) =>
+      Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`,
+        ),
+        bytes,
+        Buffer.from("\r\n"),
+      ]);
+    const payload = Buffer.concat([
+      part(png({ width: 2, height: 2 })),
+      part(png({ width: 3, height: 3 })),
+      Buffer.from(`--${boundary}--\r\n`),
+    ]);
+    const res = await h.app.inject({
+      method: "POST",
+      url: "/api/v1/attachments",
+      headers: { ...alice.headers, "x-request-id": rid(), ...one.headers },
+      payload,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().media.image).toMatchObject({ width: 2, height: 2 });
+    expect(readdirSync(dir).filter((f) => f.startsWith(".tmp-"))).toEqual([]);
+  });
+
   it("the OpenAPI document describes the upload as multipart with a binary `file`", async () => {
     const doc = (await h.app.inject({ method: "GET", url: "/openapi.json" })).json();
     const op = doc.paths["/api/v1/attachments"].post;
