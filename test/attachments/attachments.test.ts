@@ -203,7 +203,7 @@ describe.each(engines())("media uploads on %s", (engine) => {
     expect((await h.app.inject({ method: "GET", url: "/api/v1/media/..%2F..%2Fetc%2Fpasswd" })).statusCode).toBe(404);
   });
 
-  it("a post with an uploaded image reads back in the post, the user feed and the alternate form", async () => {
+  it("a post with an uploaded image reads back in the post and the feeds, in both attachment forms", async () => {
     const a = (await upload(alice, png({ width: 12, height: 8, metadata: true }))).json();
     const created = await call(alice, "POST", "/api/v1/posts", { message: "my chart", attachments: [a] });
     expect(created.statusCode, created.body).toBe(201);
@@ -231,6 +231,25 @@ describe.each(engines())("media uploads on %s", (engine) => {
 
     const served = await h.app.inject({ method: "GET", url: path(a.url) });
     expect(served.rawPayload.equals(png({ width: 12, height: 8 }))).toBe(true);
+
+    // Tagged on AAPL: the instrument feed (alternate form) and the markets feed (request form).
+    const tagged = await call(alice, "POST", "/api/v1/posts", {
+      message: "AAPL chart",
+      tags: { tags: [{ name: "AAPL", id: "1001" }] },
+      attachments: [a],
+    });
+    expect(tagged.statusCode, tagged.body).toBe(201);
+    const find = (page: { discussions: { id: string; post: { attachments: unknown[] } }[] }) =>
+      page.discussions.find((d) => d.id === tagged.json().id)!.post.attachments[0];
+    const instrument = await call(bob, "GET", "/api/v1/feeds/instrument/1001");
+    expect(instrument.statusCode, instrument.body).toBe(200);
+    expect(find(instrument.json())).toMatchObject({
+      type: "image",
+      thumbnailUrl: a.url,
+      metadata: { width: 12, height: 8 },
+    });
+    const markets = await call(bob, "GET", "/api/v1/feeds/markets/1001");
+    expect(find(markets.json())).toMatchObject({ url: a.url, mediaType: "Image", media: { image: { width: 12 } } });
   });
 
   it("a comment may attach the author's upload; another user's upload or an unknown one is 422 on that field", async () => {
