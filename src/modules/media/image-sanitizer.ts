@@ -273,6 +273,3 @@ export function sanitizeImage(bytes: Buffer): ImageInfo & { bytes: Buffer } {
   const info = s.end();
   return { ...info, bytes: Buffer.concat(out) };
 }
-
-/** The file name extension of a type. */
-export const extensionOf = (mime: ImageMime) => (mime === "image/png" ? "png" : "jpg");

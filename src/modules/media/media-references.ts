@@ -1,6 +1,6 @@
 import type { Executor } from "../../infra/db/executor.js";
 import type { Deps } from "../context.js";
-import { ownMediaFile, parseMediaFile } from "./media.js";
+import { extensionOfMime, ownMediaFile, parseMediaFile } from "./media.js";
 import { mediaRepository } from "./media.repository.js";
 
 interface ProblemSink {
@@ -39,7 +39,7 @@ export async function checkMediaReferences(
   for (const w of wanted) {
     const row = w.id ? rows.get(w.id) : undefined;
     const ext = w.url.slice(w.url.lastIndexOf(".") + 1);
-    if (!row || (row.mime === "image/png" ? "png" : "jpg") !== ext) {
+    if (!row || extensionOfMime(row.mime) !== ext) {
       p.add(w.at, `must name an uploaded file (POST /api/v1/attachments); no upload is at ${JSON.stringify(w.url)}`);
     } else if (row.ownerId !== ownerId) {
       p.add(w.at, "must name a file you uploaded; this upload is another user's");
