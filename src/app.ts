@@ -24,6 +24,7 @@ import { createKeyPairAuthenticator } from "./modules/identity/authenticate.js";
 import { registerAvatarRoutes } from "./modules/identity/avatar.routes.js";
 import { registerIdentityRoutes } from "./modules/identity/identity.routes.js";
 import { registerMarketRoutes } from "./modules/market/market.routes.js";
+import { registerMediaRoutes } from "./modules/media/media.routes.js";
 import { registerNotificationRoutes } from "./modules/notifications/notifications.routes.js";
 import { bearerAuthenticator, registerOAuthRoutes } from "./modules/oauth/oauth.routes.js";
 import { registerPriceAlertRoutes } from "./modules/price-alerts/price-alerts.routes.js";
@@ -97,6 +98,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
   registerAvatarRoutes(app, deps);
   registerClubRoutes(app, deps);
   registerPriceAlertRoutes(app, deps);
+  await registerMediaRoutes(app, deps);
   // The real-time channel at /ws: the same credentials, checked by the same authenticators.
   registerWebSocketUpgrade(app, config, createRealtimeServer(deps, authenticators));
 

@@ -6,6 +6,7 @@
 import { type AuditSettings, parseAuditSettings } from "./config/audit.js";
 import { type ClubProgramme, parseClubProgramme } from "./config/clubs.js";
 import { type DemoSettings, type MarketSettings, parseDemoSettings, parseMarketSettings } from "./config/market.js";
+import { type MediaSettings, parseMediaSettings } from "./config/media.js";
 import { type MetricsSettings, parseMetricsSettings } from "./config/metrics.js";
 import { type OAuthSettings, parseOAuthSettings } from "./config/oauth.js";
 import { type PriceAlertSettings, parsePriceAlertSettings } from "./config/price-alerts.js";
@@ -25,6 +26,7 @@ import { type DatabaseTarget, parseStorageSettings } from "./config/storage.js";
 import { parseWatchlistLimits, type WatchlistLimits } from "./config/watchlists.js";
 
 export type { DemoSettings, MarketSettings } from "./config/market.js";
+export type { MediaSettings } from "./config/media.js";
 export type { MetricsSettings } from "./config/metrics.js";
 export type { OAuthSettings } from "./config/oauth.js";
 export {
@@ -98,6 +100,8 @@ export interface Config {
   metrics: MetricsSettings;
   /** The real-time WebSocket channel at `/ws`: REALTIME_* (docs/realtime.md). */
   realtime: RealtimeSettings;
+  /** Uploaded media: MEDIA_DIR. */
+  media: MediaSettings;
 }
 
 /** Values given on the command line; they win over the environment. */
@@ -148,6 +152,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
   const { production, ...secrets } = parseSecretsSettings(pick, problems);
   const metrics = parseMetricsSettings(pick, problems);
   const realtime = parseRealtimeSettings(pick, problems);
+  const media = parseMediaSettings(pick, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -166,6 +171,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
     secrets,
     metrics,
     realtime,
+    media,
     port: listen.port,
     host: listen.host,
     database: storage.database,

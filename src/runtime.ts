@@ -12,6 +12,7 @@ import { openDatabase } from "./infra/db/database.js";
 import { migrateToLatest } from "./infra/db/migrate.js";
 import { LocalLease } from "./infra/lease/lease.js";
 import { RedisLease } from "./infra/lease/redis.js";
+import { DiskMediaStore } from "./infra/media/media-store.js";
 import { Metrics } from "./infra/metrics.js";
 import { MemoryPresence } from "./infra/presence/presence.js";
 import { RedisPresence } from "./infra/presence/redis.js";
@@ -115,6 +116,7 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
       trending: {},
       realtime: new RealtimeHub(presence),
       positionUpdates: new PositionUpdates(),
+      media: new DiskMediaStore(config.media.dir),
     };
     registerPriceStream(deps);
     // Before the triggers: a tick's rates reach the sockets before the closes it causes.

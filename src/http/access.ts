@@ -62,6 +62,8 @@ interface RouteSchema {
   description?: string;
   operationId?: string;
   tags?: string[];
+  /** Request content types, for the OpenAPI document (a multipart upload). */
+  consumes?: string[];
   deprecated?: boolean;
 }
 

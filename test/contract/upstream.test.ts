@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { jpeg, multipart, png } from "../attachments/images.js";
 import { engines, type Harness, startHarness } from "../support/harness.js";
 import { LENIENCIES, loadUpstream, operationKey, operationsOf } from "./upstream.js";
 import { AAPL, BTC, buildWorld, GOLD, type Request, type World } from "./world.js";
@@ -967,6 +968,54 @@ const CASES: Case[] = [
     status: 500,
     what: "the dashboard while the store fails",
     request: (w) => ({ method: "GET", url: "/api/v1/clubs", as: w.me, app: w.failingApp }),
+  },
+
+  // ------------------------------------------------------------------ attachments
+  {
+    op: "POST /api/v1/attachments",
+    status: 200,
+    what: "a JPEG with EXIF uploaded",
+    request: (w) => ({
+      method: "POST",
+      url: "/api/v1/attachments",
+      as: w.me,
+      multipart: multipart(jpeg({ width: 16, height: 9, metadata: true }), { filename: "a.jpg", type: "image/jpeg" }),
+    }),
+    content: (body: { mediaType: string; media: { image: { width: number; height: number } } }) =>
+      expect(body).toMatchObject({ mediaType: "Image", media: { image: { width: 16, height: 9 } } }),
+  },
+  {
+    op: "POST /api/v1/attachments",
+    status: 400,
+    what: "a multipart body without a file part",
+    request: (w) => ({
+      method: "POST",
+      url: "/api/v1/attachments",
+      as: w.me,
+      multipart: multipart(png({ width: 1, height: 1 }), { name: "picture" }),
+    }),
+  },
+  {
+    op: "POST /api/v1/attachments",
+    status: 401,
+    what: "no credentials",
+    request: () => ({
+      method: "POST",
+      url: "/api/v1/attachments",
+      as: null,
+      multipart: multipart(png({ width: 1, height: 1 })),
+    }),
+  },
+  {
+    op: "POST /api/v1/attachments",
+    status: 422,
+    what: "a script named .png",
+    request: (w) => ({
+      method: "POST",
+      url: "/api/v1/attachments",
+      as: w.me,
+      multipart: multipart(Buffer.from("<script>alert(1)</script>"), { filename: "x.png" }),
+    }),
   },
 
   // ------------------------------------------------------------------ price alerts

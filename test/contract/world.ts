@@ -44,6 +44,8 @@ export interface Request {
   body?: unknown;
   /** A body sent as is (e.g. malformed JSON), with content-type application/json. */
   raw?: string;
+  /** A multipart/form-data body (an upload): its bytes and content type. */
+  multipart?: { payload: Buffer; headers: { "content-type": string } };
   /** Headers to send instead of a fresh x-request-id (e.g. none at all). */
   requestId?: string | null;
   /** The app to ask, when not the world's own (e.g. one whose store fails). */
@@ -129,7 +131,8 @@ export async function buildWorld(h: Harness): Promise<World> {
     const requestId = r.requestId === undefined ? rid() : r.requestId;
     if (requestId !== null) headers["x-request-id"] = requestId;
     if (r.raw !== undefined) headers["content-type"] = "application/json";
-    const payload = r.raw ?? (r.body as object | undefined);
+    if (r.multipart) headers["content-type"] = r.multipart.headers["content-type"];
+    const payload = r.multipart?.payload ?? r.raw ?? (r.body as object | undefined);
     return (r.app ?? h.app).inject({
       method: r.method,
       url: r.url,

@@ -109,8 +109,10 @@ export interface HarnessOptions {
 export async function startHarness(engine: Engine, options: HarnessOptions = {}): Promise<Harness> {
   const store = await freshStore(engine);
   const limits = options.rateLimits === "defaults" ? {} : RAISED_RATE_LIMITS;
+  // Uploaded media of this app: a temp folder of its own, never ./data/media.
+  const mediaDir = mkdtempSync(join(tmpdir(), "sta-media-"));
   const config = loadConfig(
-    { LOG_LEVEL: "silent", ...limits, ...options.env },
+    { LOG_LEVEL: "silent", MEDIA_DIR: mediaDir, ...limits, ...options.env },
     {
       database: options.storeAddress ? options.storeAddress(store.database) : store.database,
     },
@@ -174,6 +176,7 @@ export async function startHarness(engine: Engine, options: HarnessOptions = {})
       if (tiny) await (await tiny).close();
       await closeDeps(deps);
       await store.drop();
+      rmSync(mediaDir, { recursive: true, force: true });
     },
   };
 }

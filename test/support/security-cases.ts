@@ -129,6 +129,19 @@ const PRICE_ALERTS: SecurityCase[] = [
   { route: "DELETE /api/v1/price-alerts/:alertId", scopes: ["price-alerts:write"] },
 ];
 
+/** A multipart body whose `file` is not an image: admitted callers get a 422, never a 401/403. */
+const MEDIA: SecurityCase[] = [
+  {
+    route: "POST /api/v1/attachments",
+    scopes: FEED_WRITE,
+    headers: { "content-type": "multipart/form-data; boundary=sta" },
+    payload:
+      '--sta\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n' +
+      "not an image\r\n--sta--\r\n",
+  },
+  { route: "GET /api/v1/media/:file", public: "an <img> cannot send credentials; the posts showing it are public" },
+];
+
 const NOTIFICATIONS: SecurityCase[] = [
   { route: "GET /api/v1/notifications/messages", scopes: ["notifications:read"] },
   { route: "PATCH /api/v1/notifications/messages", scopes: ["notifications:write"] },
@@ -291,7 +304,7 @@ const PUBLIC: SecurityCase[] = [
  * suite runs on several workers, grouped so that a failure says where to look.
  */
 export const SECURITY_CASES = {
-  platform: [...IDENTITY, ...NOTIFICATIONS, ...PRICE_ALERTS, ...OAUTH, ...PUBLIC],
+  platform: [...IDENTITY, ...NOTIFICATIONS, ...PRICE_ALERTS, ...MEDIA, ...OAUTH, ...PUBLIC],
   "market-and-trading": [...MARKET, ...TRADING],
   watchlists: WATCHLISTS,
   "social-posts-and-feeds": [...SOCIAL_POSTS, ...SOCIAL_FEEDS],

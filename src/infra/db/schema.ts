@@ -434,7 +434,25 @@ export interface IdempotencyKeysTable {
   createdAt: string;
 }
 
+/** Uploaded media (migration 013, docs/decisions/0122). */
+export interface AttachmentsTable {
+  id: string;
+  ownerId: string;
+  /** The object's key in the MediaStore: the upload's id. */
+  storageKey: string;
+  mime: string;
+  size: number;
+  width: number;
+  height: number;
+  /** SHA-256 of the stored bytes (hex): the strong ETag. */
+  sha256: string;
+  createdAt: string;
+  /** When a post or comment first referenced it; null while unreferenced. */
+  referencedAt: string | null;
+}
+
 export interface Database {
+  attachments: AttachmentsTable;
   users: UsersTable;
   keyPairs: KeyPairsTable;
   notifications: NotificationsTable;

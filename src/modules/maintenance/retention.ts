@@ -1,6 +1,7 @@
 import { systemActor } from "../../core/actor.js";
 import { purgeAudit } from "../audit/list-audit.js";
 import { type Deps, withActor } from "../context.js";
+import { purgeUnreferencedMedia } from "../media/purge-media.js";
 import { purgeExpiredOAuthState } from "../oauth/purge-expired.js";
 import { purgeIdempotencyKeys } from "../trading/purge-idempotency-keys.js";
 import { persistTrailingStops } from "../trading/triggers.js";
@@ -13,6 +14,8 @@ export interface RetentionReport {
   sessions: number;
   signInCounters: number;
   auditEvents: number;
+  /** Uploads no post or comment referenced within a day, deleted with their files. */
+  media: number;
 }
 
 /**
@@ -25,7 +28,8 @@ export async function runRetention(deps: Deps): Promise<RetentionReport> {
   const idempotencyKeys = await purgeIdempotencyKeys(ctx);
   const oauth = await purgeExpiredOAuthState(ctx);
   const auditEvents = await purgeAudit(ctx);
-  return { trailingStopsSaved, idempotencyKeys, ...oauth, auditEvents };
+  const media = await purgeUnreferencedMedia(ctx);
+  return { trailingStopsSaved, idempotencyKeys, ...oauth, auditEvents, media };
 }
 
 /**

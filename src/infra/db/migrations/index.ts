@@ -12,6 +12,7 @@ import * as audit from "./009-audit.js";
 import * as signInThrottle from "./010-sign-in-throttle.js";
 import * as clubs from "./011-clubs.js";
 import * as priceAlerts from "./012-price-alerts.js";
+import * as attachments from "./013-attachments.js";
 
 export interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -31,4 +32,5 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   "010-sign-in-throttle": signInThrottle,
   "011-clubs": clubs,
   "012-price-alerts": priceAlerts,
+  "013-attachments": attachments,
 };

@@ -1,6 +1,7 @@
 import { isoNow } from "../../../core/clock.js";
 import { type Ctx, transact } from "../../context.js";
 import { resolveUserRefs } from "../../identity/user-profiles.js";
+import { checkMediaReferences, markMediaReferenced } from "../../media/media-references.js";
 import { actionablePost, actorRecord, requireWriter } from "../shared/access.js";
 import { socialChanged } from "../shared/changes.js";
 import { checkAttachments, checkText, newEntry, Problems } from "../shared/content.js";
@@ -19,6 +20,7 @@ export async function createComment(ctx: Ctx, target: CommentTarget, input: Comm
   const p = new Problems();
   const text = checkText(p, "message", input.message, COMMENT_MAX);
   const attachments = checkAttachments(p, "attachments", input.attachments);
+  const uploads = await checkMediaReferences(ctx, p, "attachments", attachments, actor.userId);
   p.throwIfAny();
   const me = await actorRecord(ctx, actor);
   const names = [...new Set([...text.matchAll(MENTION_RE)].map((m) => m[1]!))];
@@ -32,6 +34,7 @@ export async function createComment(ctx: Ctx, target: CommentTarget, input: Comm
       postId: post.id,
       parentId: parent?.id ?? null,
     });
+    await markMediaReferenced(trx, uploads, now);
     record(socialChanged(now, { postIds: [post.id] }));
     const unique = [...new Map(mentioned.map((u) => [u.userId, u])).values()];
     await repo.insertMentions(

@@ -1,8 +1,9 @@
 import { isoNow } from "../../../core/clock.js";
 import { type Ctx, transact } from "../../context.js";
+import { checkMediaReferences, markMediaReferenced } from "../../media/media-references.js";
 import { actionablePost, requireOwner, requireWriter } from "../shared/access.js";
 import { socialChanged } from "../shared/changes.js";
-import { checkedEdit } from "../shared/content.js";
+import { checkAttachments, checkedEdit, Problems } from "../shared/content.js";
 import { socialRepository } from "../shared/social.repository.js";
 import { COMMENT_MAX } from "../shared/social.schemas.js";
 import type { CommentItemView } from "../shared/social.view.js";
@@ -19,9 +20,19 @@ export async function updateComment(
   requireOwner(existing.ownerId, actor.userId, target.commentId ? "reply" : "comment");
   const now = isoNow(ctx.clock);
   const changes = checkedEdit(input, COMMENT_MAX, now);
+  const p = new Problems();
+  const uploads = await checkMediaReferences(
+    ctx,
+    p,
+    "attachments",
+    checkAttachments(p, "attachments", input.attachments ?? []),
+    actor.userId,
+  );
+  p.throwIfAny();
   const row = await transact(ctx, async (trx, record) => {
     const repo = socialRepository(trx);
     await repo.updateComment(existing.id, changes);
+    await markMediaReferenced(trx, uploads, now);
     record(socialChanged(now, { postIds: [post.id] }));
     return (await repo.findComment(existing.id))!;
   });

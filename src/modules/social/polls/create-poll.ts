@@ -1,6 +1,7 @@
 import type { Static } from "typebox";
 import { isoNow } from "../../../core/clock.js";
 import { type Ctx, transact } from "../../context.js";
+import { checkMediaReferences, markMediaReferenced } from "../../media/media-references.js";
 import { requireWriter } from "../shared/access.js";
 import { assemblePosts } from "../shared/assemble.js";
 import { socialChanged } from "../shared/changes.js";
@@ -30,6 +31,7 @@ export async function createPoll(ctx: Ctx, input: CreatePollInput): Promise<Post
     seen.add(o.index);
   });
   const attachments = checkAttachments(p, "attachments", input.attachments);
+  const uploads = await checkMediaReferences(ctx, p, "attachments", attachments, actor.userId);
   p.throwIfAny();
 
   const row = await transact(ctx, async (trx, record) => {
@@ -41,6 +43,7 @@ export async function createPoll(ctx: Ctx, input: CreatePollInput): Promise<Post
       sharedPostId: null,
       sharedOriginPostId: null,
     });
+    await markMediaReferenced(trx, uploads, now);
     await repo.insertPoll(
       post.id,
       title.trim(),

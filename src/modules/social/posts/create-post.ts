@@ -2,6 +2,7 @@ import type { Static } from "typebox";
 import { isoNow } from "../../../core/clock.js";
 import { AppError } from "../../../core/errors.js";
 import { type Ctx, transact } from "../../context.js";
+import { checkMediaReferences, markMediaReferenced } from "../../media/media-references.js";
 import { actorRecord, requireWriter } from "../shared/access.js";
 import { assemblePosts } from "../shared/assemble.js";
 import { socialChanged } from "../shared/changes.js";
@@ -35,6 +36,7 @@ export async function createPost<F extends AttachmentForm>(
   const attachments = checkAttachments(p, "attachments", input.attachments);
   const instrumentIds = await resolveTags(ctx, p, "tags", input.tags);
   const mentions = await resolveMentions(ctx, p, "mentions", input.mentions);
+  const uploads = await checkMediaReferences(ctx, p, "attachments", attachments, actor.userId);
   p.throwIfAny();
   const me = await actorRecord(ctx, actor);
 
@@ -47,6 +49,7 @@ export async function createPost<F extends AttachmentForm>(
       sharedPostId: null,
       sharedOriginPostId: null,
     });
+    await markMediaReferenced(trx, uploads, now);
     await repo.insertTags(
       instrumentIds.map((instrumentId, position) => ({
         postId: post.id,

@@ -2,6 +2,7 @@ import type { Static } from "typebox";
 import { isoNow } from "../../../core/clock.js";
 import { invalid } from "../../../core/errors.js";
 import { type Ctx, transact } from "../../context.js";
+import { checkMediaReferences, markMediaReferenced } from "../../media/media-references.js";
 import { actionablePost, actorRecord, requireWriter } from "../shared/access.js";
 import { assemblePosts } from "../shared/assemble.js";
 import { socialChanged } from "../shared/changes.js";
@@ -21,6 +22,7 @@ export async function sharePost(ctx: Ctx, input: ShareInput): Promise<PostView> 
   const p = new Problems();
   const text = checkText(p, "message", input.message, MESSAGE_MAX, true);
   const attachments = checkAttachments(p, "attachments", input.attachments);
+  const uploads = await checkMediaReferences(ctx, p, "attachments", attachments, actor.userId);
   p.throwIfAny();
   const target = await actionablePost(ctx, input.sharedOriginDiscussion, actor.userId);
   let sharedId = target.id;
@@ -44,6 +46,7 @@ export async function sharePost(ctx: Ctx, input: ShareInput): Promise<PostView> 
       sharedPostId: sharedId,
       sharedOriginPostId: origin.id,
     });
+    await markMediaReferenced(trx, uploads, now);
     // The shared posts' counts change, and feeds list the share.
     record(socialChanged(now, { postIds: [post.id, sharedId, origin.id], listings: true }));
     if (origin.ownerId !== actor.userId) {
