@@ -13,10 +13,16 @@ export interface Sink {
 
 /** A rate not sent yet: a newer tick of its instrument merges into it (conflation). */
 interface PendingRate {
+  instrumentId: number;
   topic: string;
   /** A Snapshot stays one when a delta merges into it (it only gets fresher). */
   type: string;
+  /**
+   * The caller's object, shared by every subscriber of the tick, until a newer rate merges in:
+   * only then is it copied (`owned`), so a socket that keeps up allocates nothing per rate.
+   */
   fields: RateFields;
+  owned: boolean;
   /** The message as built once for every subscriber; dropped when a newer tick merges in. */
   serialized: string | undefined;
 }
@@ -79,12 +85,16 @@ export class Outbox {
     if (this.closed) return;
     const pending = this.rates.get(instrumentId);
     if (pending) {
-      Object.assign(pending.fields, fields);
+      if (pending.owned) Object.assign(pending.fields, fields);
+      else {
+        pending.fields = { ...pending.fields, ...fields };
+        pending.owned = true;
+      }
       if (type !== RATE_TYPE) pending.type = type;
       pending.serialized = undefined;
       return;
     }
-    const rate: PendingRate = { topic, type, fields: { ...fields }, serialized };
+    const rate: PendingRate = { instrumentId, topic, type, fields, owned: false, serialized };
     this.rates.set(instrumentId, rate);
     this.queue.push({ kind: "rate", rate });
     this.schedule();
@@ -146,9 +156,8 @@ export class Outbox {
           continue;
         }
         const rate = item.rate;
-        const instrumentId = this.instrumentOf(rate);
-        if (instrumentId === undefined) continue; // unsubscribed meanwhile
-        this.rates.delete(instrumentId);
+        if (this.rates.get(rate.instrumentId) !== rate) continue; // unsubscribed meanwhile
+        this.rates.delete(rate.instrumentId);
         batch.push(rate.serialized ?? message(rate.topic, rate.type, rate.fields, randomUUID()));
       }
       if (batch.length > 0) this.sink.send(envelope(batch), this.sent);
@@ -161,11 +170,6 @@ export class Outbox {
         `Slow consumer: more than ${this.maxQueued} events waiting; reconnect and read state over REST`,
       );
     }
-  }
-
-  private instrumentOf(rate: PendingRate): number | undefined {
-    const id = Number(rate.topic.slice("instrument:".length));
-    return this.rates.get(id) === rate ? id : undefined;
   }
 
   private take(): void {
