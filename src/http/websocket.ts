@@ -3,7 +3,15 @@ import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import type { Config } from "../config.js";
-import { REALTIME_PATH, type RealtimeServer } from "../modules/realtime/server.js";
+
+/** Where the real-time channel is served (decision 0110). */
+export const REALTIME_PATH = "/ws";
+
+/** What takes a checked upgrade over: the real-time module's server (src/modules/realtime/server.ts). */
+export interface UpgradeTarget {
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
+  close(): Promise<void>;
+}
 
 const refuse = (socket: Duplex, status: number, text: string) => {
   socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
@@ -15,7 +23,7 @@ const refuse = (socket: Duplex, status: number, text: string) => {
  * browser's Origin must pass the same CORS_ORIGINS rule as the API's answers (`*` any, a list, or
  * none); a client that sends no Origin (a bot, a server) is not a browser and is let through. With REALTIME_PORT the channel is served on that port as well.
  */
-export function registerWebSocketUpgrade(app: FastifyInstance, config: Config, realtime: RealtimeServer): void {
+export function registerWebSocketUpgrade(app: FastifyInstance, config: Config, realtime: UpgradeTarget): void {
   const origins = config.corsOrigins;
   const listed = new Set(origins === "*" ? [] : origins);
   type Fallback = (request: IncomingMessage, socket: Duplex, head: Buffer) => void;

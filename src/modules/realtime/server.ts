@@ -6,8 +6,6 @@ import { Connection, type RealtimeAuthenticators } from "./connection.js";
 import { KEEPALIVE, MAX_FRAME_BYTES } from "./protocol.js";
 
 /** The channel's path, on the API's port (and on REALTIME_PORT when set). */
-export const REALTIME_PATH = "/ws";
-
 export interface RealtimeServer {
   /** Takes over an HTTP upgrade already checked for path and origin. */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
