@@ -1,6 +1,6 @@
 import { type TSchema, Type } from "typebox";
 import { type AcceptedScopes, namedScopes, withPrefix } from "../core/scopes.js";
-import { errorResponse, withRateLimitHeaders } from "./schemas.js";
+import { errorResponse, withRateLimitHeaders, withServiceEnvelope } from "./schemas.js";
 import type { WireFields } from "./wire-fields.js";
 
 /**
@@ -26,6 +26,11 @@ export interface Access {
   scopes: AcceptedScopes;
   /** The spec makes x-request-id a required uuid on some operations (422 otherwise). */
   requestIdRequired?: boolean;
+  /**
+   * Upstream's services that wrap their errors (price alerts: `{ success: false, error: { code,
+   * message, details, field } }`): the route's errors carry that envelope beside the one body.
+   */
+  serviceErrors?: boolean;
 }
 
 declare module "fastify" {
@@ -108,6 +113,9 @@ export function api<S extends RouteSchema>(access: Access, schema: S, prefix: st
     errors[400] = errorResponse(400, "Malformed JSON body");
     errors[413] = errorResponse(413, "Body larger than the configured limit");
     errors[415] = errorResponse(415, "Content type other than application/json");
+  }
+  if (access.serviceErrors) {
+    for (const status of Object.keys(errors)) errors[Number(status)] = withServiceEnvelope(errors[Number(status)]!);
   }
   return {
     config: { access, ...(fields ? { fields } : {}) },

@@ -37,11 +37,6 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** The route's domain names whose wire path differs by more than casing (src/http/wire-fields.ts). */
     fields?: WireFields;
-    /**
-     * Upstream's services that wrap their errors (price alerts: `{ success: false, error: { code,
-     * message, details, field } }`): the route's errors carry that envelope beside the one body.
-     */
-    serviceErrors?: boolean;
   }
 }
 
@@ -166,7 +161,7 @@ export function registerErrorHandling(
       errorMessage: mapped.message,
       requestId: request.id,
       ...(mapped.details ? { details: mapped.details } : {}),
-      ...(request.routeOptions.config?.serviceErrors ? serviceError(mapped) : {}),
+      ...(request.routeOptions.config?.access?.serviceErrors ? serviceError(mapped) : {}),
     });
   });
   // A path the app has, asked with a method it has not, is a 405 naming the methods it has.

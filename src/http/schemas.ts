@@ -47,6 +47,26 @@ export function errorResponse(
   } as Record<string, unknown>);
 }
 
+/** Upstream's price-alerts service envelope, carried beside the one error body (decision 0121). */
+const SERVICE_ERROR = {
+  success: Type.Boolean({ description: "false" }),
+  error: Type.Object({
+    code: Type.String({ description: "VALIDATION_ERROR, NOT_FOUND, BAD_REQUEST, …" }),
+    message: Type.String(),
+    details: Type.Optional(Type.String()),
+    field: Type.Optional(Type.String()),
+  }),
+};
+
+/** An error response that also carries the service envelope: the serializer writes only what the schema lists. */
+export function withServiceEnvelope(schema: TSchema): TSchema {
+  const { description, headers } = schema as { description?: string; headers?: unknown };
+  return Type.Object({ ...ErrorBody.properties, ...SERVICE_ERROR }, { description, headers } as Record<
+    string,
+    unknown
+  >);
+}
+
 /** Documents the RateLimit headers on a success response. */
 export function withRateLimitHeaders<T extends TSchema>(schema: T): T {
   return { ...schema, headers: RATE_LIMIT_HEADERS } as T;

@@ -11,28 +11,15 @@ import {
   PriceAlertCollection,
   PriceAlertMutation,
   UpdatePriceAlertBody,
-  withServiceErrors,
 } from "./price-alerts.schemas.js";
 import { PRICE_ALERTS_READ, PRICE_ALERTS_WRITE } from "./price-alerts.view.js";
 import { updateAlert } from "./update-alert.js";
 
 const TAGS = ["Price Alerts"];
 
-/**
- * Upstream's price-alerts service: its errors carry `success: false` and `error` beside the one
- * error body (decision 0121), so its routes declare `serviceErrors`.
- */
-function alertRoute<S extends Parameters<typeof api>[1]>(
-  deps: Deps,
-  scopes: Parameters<typeof api>[0]["scopes"],
-  schema: S,
-) {
-  const built = api({ scopes, requestIdRequired: true }, schema, deps.config.scopePrefix);
-  return {
-    config: { ...built.config, serviceErrors: true },
-    schema: { ...built.schema, response: withServiceErrors(built.schema.response) },
-  };
-}
+/** Upstream's price-alerts service wraps its errors: the routes carry its envelope (decision 0121). */
+const access = (scopes: typeof PRICE_ALERTS_READ | typeof PRICE_ALERTS_WRITE) =>
+  ({ scopes, requestIdRequired: true, serviceErrors: true }) as const;
 
 const FIRES =
   "The alert is set above or below the instrument's bid now and fires once, when the bid reaches the target " +
@@ -42,26 +29,34 @@ export function registerPriceAlertRoutes(app: App, deps: Deps): void {
   app.route({
     method: "GET",
     url: "/api/v1/price-alerts",
-    ...alertRoute(deps, PRICE_ALERTS_READ, {
-      operationId: "getPriceAlerts",
-      tags: TAGS,
-      summary: "Get the caller's active price alerts",
-      response: { 200: PriceAlertCollection },
-    }),
+    ...api(
+      access(PRICE_ALERTS_READ),
+      {
+        operationId: "getPriceAlerts",
+        tags: TAGS,
+        summary: "Get the caller's active price alerts",
+        response: { 200: PriceAlertCollection },
+      },
+      deps.config.scopePrefix,
+    ),
     handler: async (request) => ({ results: await listAlerts(withActor(deps, request.actor)) }),
   });
 
   app.route({
     method: "POST",
     url: "/api/v1/price-alerts",
-    ...alertRoute(deps, PRICE_ALERTS_WRITE, {
-      operationId: "createAPriceAlert",
-      tags: TAGS,
-      summary: "Create a price alert",
-      description: `${FIRES} At most PRICE_ALERTS_MAX_PER_USER (100) active alerts per user; 404 for an unknown symbol.`,
-      body: CreatePriceAlertBody,
-      response: { 201: PriceAlertMutation },
-    }),
+    ...api(
+      access(PRICE_ALERTS_WRITE),
+      {
+        operationId: "createAPriceAlert",
+        tags: TAGS,
+        summary: "Create a price alert",
+        description: `${FIRES} At most PRICE_ALERTS_MAX_PER_USER (100) active alerts per user; 404 for an unknown symbol.`,
+        body: CreatePriceAlertBody,
+        response: { 201: PriceAlertMutation },
+      },
+      deps.config.scopePrefix,
+    ),
     handler: async (request, reply) => {
       const data = await createAlert(withActor(deps, request.actor), request.body);
       return reply.status(201).send({ success: true, data });
@@ -71,15 +66,19 @@ export function registerPriceAlertRoutes(app: App, deps: Deps): void {
   app.route({
     method: "PATCH",
     url: "/api/v1/price-alerts/:alertId",
-    ...alertRoute(deps, PRICE_ALERTS_WRITE, {
-      operationId: "updateAPriceAlert",
-      tags: TAGS,
-      summary: "Change a price alert's target",
-      description: `The alert is set again from the bid now. ${FIRES}`,
-      params: AlertParams,
-      body: UpdatePriceAlertBody,
-      response: { 200: PriceAlertMutation },
-    }),
+    ...api(
+      access(PRICE_ALERTS_WRITE),
+      {
+        operationId: "updateAPriceAlert",
+        tags: TAGS,
+        summary: "Change a price alert's target",
+        description: `The alert is set again from the bid now. ${FIRES}`,
+        params: AlertParams,
+        body: UpdatePriceAlertBody,
+        response: { 200: PriceAlertMutation },
+      },
+      deps.config.scopePrefix,
+    ),
     handler: async (request) => ({
       success: true,
       data: await updateAlert(withActor(deps, request.actor), request.params.alertId, request.body.targetPrice),
@@ -89,13 +88,17 @@ export function registerPriceAlertRoutes(app: App, deps: Deps): void {
   app.route({
     method: "DELETE",
     url: "/api/v1/price-alerts/:alertId",
-    ...alertRoute(deps, PRICE_ALERTS_WRITE, {
-      operationId: "deleteAPriceAlert",
-      tags: TAGS,
-      summary: "Delete a price alert",
-      params: AlertParams,
-      response: { 200: DeletePriceAlertResult },
-    }),
+    ...api(
+      access(PRICE_ALERTS_WRITE),
+      {
+        operationId: "deleteAPriceAlert",
+        tags: TAGS,
+        summary: "Delete a price alert",
+        params: AlertParams,
+        response: { 200: DeletePriceAlertResult },
+      },
+      deps.config.scopePrefix,
+    ),
     handler: async (request) => {
       await deleteAlert(withActor(deps, request.actor), request.params.alertId);
       return { success: true, data: { alertId: request.params.alertId } };

@@ -1,5 +1,5 @@
-import { type Static, type TSchema, Type } from "typebox";
-import { BoundedNumber, ErrorBody, Int32Id } from "../../http/schemas.js";
+import { type Static, Type } from "typebox";
+import { BoundedNumber, Int32Id } from "../../http/schemas.js";
 
 /** Upstream's largest quotes are under a million; a target beyond 1e9 is a typo, not an alert. */
 const Target = BoundedNumber(1e9, {
@@ -49,31 +49,3 @@ export const DeletePriceAlertResult = Type.Object({
   success: Type.Boolean(),
   data: Type.Object({ alertId: Type.String({ format: "uuid" }) }),
 });
-
-const ServiceError = {
-  success: Type.Boolean({ description: "false" }),
-  error: Type.Object({
-    code: Type.String({ description: "VALIDATION_ERROR, NOT_FOUND, BAD_REQUEST, …" }),
-    message: Type.String(),
-    details: Type.Optional(Type.String()),
-    field: Type.Optional(Type.String()),
-  }),
-};
-
-/**
- * The route's error answers with upstream's price-alerts envelope (`success`, `error`) beside the
- * one error body (decision 0121): the serializer writes only what the schema lists.
- */
-export function withServiceErrors<R extends Record<number, TSchema>>(response: R): R {
-  const out: Record<number, TSchema> = {};
-  for (const [status, schema] of Object.entries(response)) {
-    out[Number(status)] =
-      Number(status) >= 400
-        ? Type.Object({ ...ErrorBody.properties, ...ServiceError }, {
-            description: (schema as { description?: string }).description,
-            headers: (schema as { headers?: unknown }).headers,
-          } as Record<string, unknown>)
-        : schema;
-  }
-  return out as R;
-}
