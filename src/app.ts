@@ -27,6 +27,7 @@ import { registerMarketRoutes } from "./modules/market/market.routes.js";
 import { registerMediaRoutes } from "./modules/media/media.routes.js";
 import { registerNotificationRoutes } from "./modules/notifications/notifications.routes.js";
 import { bearerAuthenticator, registerOAuthRoutes } from "./modules/oauth/oauth.routes.js";
+import { registerAgentPortfolioRoutes } from "./modules/copy-trading/agent-portfolios/agent-portfolios.routes.js";
 import { registerPriceAlertRoutes } from "./modules/price-alerts/price-alerts.routes.js";
 import { createRealtimeServer } from "./modules/realtime/server.js";
 import { registerSocialRoutes } from "./modules/social/social.routes.js";
@@ -98,6 +99,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
   registerAvatarRoutes(app, deps);
   registerClubRoutes(app, deps);
   registerPriceAlertRoutes(app, deps);
+  registerAgentPortfolioRoutes(app, deps);
   await registerMediaRoutes(app, deps);
   // The real-time channel at /ws: the same credentials, checked by the same authenticators.
   registerWebSocketUpgrade(app, config, createRealtimeServer(deps, authenticators));

@@ -9,6 +9,7 @@ import { type DemoSettings, type MarketSettings, parseDemoSettings, parseMarketS
 import { type MediaSettings, parseMediaSettings } from "./config/media.js";
 import { type MetricsSettings, parseMetricsSettings } from "./config/metrics.js";
 import { type OAuthSettings, parseOAuthSettings } from "./config/oauth.js";
+import { type CopyTradingSettings, parseCopyTradingSettings } from "./config/copy-trading.js";
 import { type PriceAlertSettings, parsePriceAlertSettings } from "./config/price-alerts.js";
 import {
   parseRateLimitSettings,
@@ -90,6 +91,8 @@ export interface Config {
   clubs: ClubProgramme;
   /** Price alerts: PRICE_ALERTS_MAX_PER_USER. */
   priceAlerts: PriceAlertSettings;
+  /** Copy trading: COPY_AGENT_BALANCE, COPY_MIN_INVESTMENT, COPY_MAX_INVESTMENT, COPY_MAX_USER_TOKENS, COPY_MAX_COPIES_PER_USER. */
+  copyTrading: CopyTradingSettings;
   /** The sign-in throttle per account: SIGNIN_FREE_FAILURES, SIGNIN_WINDOW_MINUTES, SIGNIN_MAX_DELAY_SECONDS, SIGNIN_DEVICE_DAYS. */
   signIn: SignInSettings;
   /** NODE_ENV=production: settings that have a convenient default elsewhere must be given (0105). */
@@ -148,6 +151,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
   const audit = parseAuditSettings(pick, problems);
   const clubs = parseClubProgramme(pick, problems);
   const priceAlerts = parsePriceAlertSettings(pick, problems);
+  const copyTrading = parseCopyTradingSettings(pick, problems);
   const signIn = parseSignInSettings(pick, problems);
   const { production, ...secrets } = parseSecretsSettings(pick, problems);
   const metrics = parseMetricsSettings(pick, problems);
@@ -166,6 +170,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
     audit,
     clubs,
     priceAlerts,
+    copyTrading,
     signIn,
     production,
     secrets,

@@ -25,6 +25,7 @@ import { registerPriceStream } from "./modules/market/price-stream.js";
 import { registerNotificationSubscribers } from "./modules/notifications/notifications.subscribers.js";
 import { createExternalKeys } from "./modules/oauth/access-tokens.js";
 import { KeyStore, registerSigningKeySubscribers } from "./modules/oauth/signing-keys.js";
+import { registerMirrorEngine } from "./modules/copy-trading/mirrors/mirror-engine.js";
 import { createAlertWatch, registerAlertWatch } from "./modules/price-alerts/alert-watch.js";
 import { RealtimeHub, registerPositionUpdates, registerRealtimeFeeds } from "./modules/realtime/hub.js";
 import { PositionUpdates } from "./modules/realtime/position-updates.js";
@@ -126,6 +127,7 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
     registerTradingTriggers(deps);
     registerAlertWatch(deps);
     registerTradingMetrics(deps);
+    registerMirrorEngine(deps);
     registerWatchlistSubscribers(deps);
     // After the triggers: a trailing stop's new level is known.
     registerPositionUpdates(deps);

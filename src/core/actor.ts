@@ -10,6 +10,8 @@ export interface UserActor {
   readonly credentialId: string;
   readonly scopes: readonly string[];
   readonly environment: Environment;
+  /** An agent portfolio's user token: the only IPv4 addresses it may be used from (decision 0144). */
+  readonly allowedIps?: readonly string[];
 }
 
 export interface SystemActor {

@@ -46,6 +46,12 @@ export function registerAuth(app: FastifyInstance, authenticators: Authenticator
           "Authentication required: send a bearer token or the x-api-key / x-user-key pair",
         );
       }
+      if (actor.kind === "user" && actor.allowedIps && actor.allowedIps.length > 0) {
+        const ip = request.ip.startsWith("::ffff:") ? request.ip.slice(7) : request.ip;
+        if (!actor.allowedIps.includes(ip)) {
+          return new AppError("Unauthorized", "This user token may not be used from this address (its IP allow-list)");
+        }
+      }
       request.actor = actor;
       return undefined;
     };

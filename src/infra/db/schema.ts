@@ -1,4 +1,7 @@
-import type { Generated } from "kysely";
+import type { ColumnType, Generated } from "kysely";
+
+/** A nullable column added later (migration 018): optional on insert, so older writers need not name it. */
+type Added<T> = ColumnType<T | null, T | null | undefined, T | null>;
 
 /**
  * Table shapes as the application sees them (camelCase; CamelCasePlugin maps to snake_case).
@@ -36,6 +39,12 @@ export interface KeyPairsTable {
   environment: string;
   createdAt: string;
   revokedAt: string | null;
+  /** An agent portfolio's user token (migration 018): its name, portfolio, IPv4 allow-list (JSON) and expiry. */
+  name: Added<string>;
+  agentPortfolioId: Added<string>;
+  ipsWhitelist: Added<string>;
+  expiresAt: Added<string>;
+  clientId: Added<string>;
 }
 
 export interface NotificationsTable {
@@ -400,6 +409,9 @@ export interface DemoPositionsTable {
   status: string;
   version: number;
   lastUpdate: string;
+  /** A copy's position (migration 018): the mirror it belongs to and the copied position. */
+  mirrorId: Added<number>;
+  parentPositionId: Added<number>;
 }
 
 export interface DemoTradesTable {
@@ -455,6 +467,9 @@ export interface Database {
   attachments: AttachmentsTable;
   users: UsersTable;
   keyPairs: KeyPairsTable;
+  agentPortfolios: AgentPortfoliosTable;
+  copyMirrors: CopyMirrorsTable;
+  copyMirrorOpens: CopyMirrorOpensTable;
   notifications: NotificationsTable;
   oauthClients: OauthClientsTable;
   oauthSigningKeys: OauthSigningKeysTable;
@@ -489,4 +504,44 @@ export interface Database {
   userBlocks: UserBlocksTable;
   watchlists: WatchlistsTable;
   watchlistItems: WatchlistItemsTable;
+}
+
+/** Copy trading (migration 018, src/modules/copy-trading). */
+export interface AgentPortfoliosTable {
+  id: string;
+  ownerUserId: string;
+  agentUserId: string;
+  name: string;
+  nameLower: string;
+  description: string | null;
+  virtualBalanceCents: number | string;
+  mirrorId: number;
+  createdAt: string;
+}
+
+export interface CopyMirrorsTable {
+  mirrorId: Generated<number>;
+  copierUserId: string;
+  parentUserId: string;
+  agentPortfolioId: string | null;
+  /** active | paused | stopped */
+  status: string;
+  initialInvestmentCents: number | string;
+  depositCents: number | string;
+  withdrawalCents: number | string;
+  availableCashCents: number | string;
+  closedPnlCents: number | string;
+  /** 0 = no copy stop-loss. */
+  stopLossCents: number | string;
+  startedAt: string;
+  stoppedAt: string | null;
+  updatedAt: string;
+}
+
+export interface CopyMirrorOpensTable {
+  mirrorId: number;
+  parentPositionId: number;
+  positionId: number | null;
+  skipReason: string | null;
+  handledAt: string;
 }

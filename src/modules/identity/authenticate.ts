@@ -10,6 +10,8 @@ export type KeyPairAuthenticator = (apiKey: string, userKey: string) => UserActo
 interface Known {
   actor: UserActor;
   apiKeyHash: string;
+  /** An agent portfolio's user token may expire (ms since the epoch). */
+  expiresAtMs?: number;
   /** The x-api-key last seen to match, so that a repeated pair is checked without hashing. */
   verified?: string;
 }
@@ -39,6 +41,7 @@ export function createKeyPairAuthenticator(deps: Deps): KeyPairAuthenticator {
   );
 
   const check = (known: Known, apiKey: string): UserActor | null => {
+    if (known.expiresAtMs !== undefined && deps.clock.now().getTime() >= known.expiresAtMs) return null;
     if (known.verified && sameText(known.verified, apiKey)) return known.actor;
     if (!sameHash(known.apiKeyHash, hashSecret(apiKey))) return null;
     known.verified = apiKey;
@@ -56,8 +59,13 @@ export function createKeyPairAuthenticator(deps: Deps): KeyPairAuthenticator {
       credentialId: row.id,
       scopes: JSON.parse(row.scopes) as string[],
       environment: row.environment as Environment,
+      ...(row.ipsWhitelist ? { allowedIps: JSON.parse(row.ipsWhitelist) as string[] } : {}),
     };
-    const entry: Known = { actor, apiKeyHash: row.apiKeyHash };
+    const entry: Known = {
+      actor,
+      apiKeyHash: row.apiKeyHash,
+      ...(row.expiresAt ? { expiresAtMs: Date.parse(row.expiresAt) } : {}),
+    };
     cache.set(userKey, entry);
     return check(entry, apiKey);
   };

@@ -1,4 +1,4 @@
-import type { Selectable } from "kysely";
+import type { Insertable, Selectable } from "kysely";
 import type { Executor } from "../../infra/db/executor.js";
 import type { KeyPairsTable, UsersTable } from "../../infra/db/schema.js";
 
@@ -44,7 +44,7 @@ export const identityRepository = (db: Executor) => ({
     return Number(result.numUpdatedRows) > 0;
   },
 
-  async insertKeyPair(row: KeyPairRow): Promise<void> {
+  async insertKeyPair(row: Insertable<KeyPairsTable>): Promise<void> {
     await db.insertInto("keyPairs").values(row).execute();
   },
 
@@ -57,6 +57,8 @@ export const identityRepository = (db: Executor) => ({
         "keyPairs.apiKeyHash",
         "keyPairs.scopes",
         "keyPairs.environment",
+        "keyPairs.ipsWhitelist",
+        "keyPairs.expiresAt",
         "users.id as userId",
         "users.gcid",
       ])

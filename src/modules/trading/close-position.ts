@@ -119,8 +119,11 @@ export async function closeByTrigger(
   });
 }
 
-/** The one close: guarded position write, cash settlement, close order, history row, event. */
-async function applyClose(
+/**
+ * The one close: guarded position write, cash settlement, close order, history row, event. A copy's
+ * position (mirrorId set) settles into its mirror's cash, not the account's (copy-trading, 0145).
+ */
+export async function applyClose(
   deps: Deps,
   repo: TradingRepository,
   record: (event: DomainEvent) => void,
@@ -140,7 +143,8 @@ async function applyClose(
     at: now,
   });
   if (!changed) return null;
-  await repo.settle(position.userId, margin + netProfitCents, netProfitCents, now);
+  if (position.mirrorId != null) await repo.settleMirror(position.mirrorId, margin + netProfitCents, netProfitCents, now);
+  else await repo.settle(position.userId, margin + netProfitCents, netProfitCents, now);
   const token = newId();
   const orderId = await repo.insertOrder({
     userId: position.userId,

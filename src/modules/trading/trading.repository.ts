@@ -197,6 +197,19 @@ export const tradingRepository = (db: Executor) => ({
       .execute();
   },
 
+  /** As settle, into a copy's mirror (its position closed): the mirror's cash and realised P/L. */
+  async settleMirror(mirrorId: number, returnedCents: number, pnlCents: number, at: string): Promise<void> {
+    await db
+      .updateTable("copyMirrors")
+      .set({
+        availableCashCents: sql`available_cash_cents + ${returnedCents}`,
+        closedPnlCents: sql`closed_pnl_cents + ${pnlCents}`,
+        updatedAt: at,
+      })
+      .where("mirrorId", "=", mirrorId)
+      .execute();
+  },
+
   // --- orders --------------------------------------------------------------------------------
 
   async insertOrder(row: Insertable<DemoOrdersTable>): Promise<number> {
