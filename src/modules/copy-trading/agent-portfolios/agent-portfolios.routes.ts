@@ -142,7 +142,7 @@ export function registerAgentPortfolioRoutes(app: App, deps: Deps): void {
     handler: (request, reply) =>
       answering(request, reply, async () => {
         await deleteAgentPortfolio(withActor(deps, request.actor), request.params.agentPortfolioId);
-        return reply.status(204).send();
+        return reply.status(204).send(null);
       }),
   });
 
@@ -218,7 +218,7 @@ export function registerAgentPortfolioRoutes(app: App, deps: Deps): void {
             request.params.userTokenId,
             request.body,
           );
-          return reply.status(204).send();
+          return reply.status(204).send(null);
         }),
     });
   }
@@ -240,7 +240,7 @@ export function registerAgentPortfolioRoutes(app: App, deps: Deps): void {
     handler: (request, reply) =>
       answering(request, reply, async () => {
         await deleteUserToken(withActor(deps, request.actor), request.params.agentPortfolioId, request.params.userTokenId);
-        return reply.status(204).send();
+        return reply.status(204).send(null);
       }),
   });
 
