@@ -5,11 +5,11 @@
  */
 import { type AuditSettings, parseAuditSettings } from "./config/audit.js";
 import { type ClubProgramme, parseClubProgramme } from "./config/clubs.js";
+import { type CopyTradingSettings, parseCopyTradingSettings } from "./config/copy-trading.js";
 import { type DemoSettings, type MarketSettings, parseDemoSettings, parseMarketSettings } from "./config/market.js";
 import { type MediaSettings, parseMediaSettings } from "./config/media.js";
 import { type MetricsSettings, parseMetricsSettings } from "./config/metrics.js";
 import { type OAuthSettings, parseOAuthSettings } from "./config/oauth.js";
-import { type CopyTradingSettings, parseCopyTradingSettings } from "./config/copy-trading.js";
 import { type PriceAlertSettings, parsePriceAlertSettings } from "./config/price-alerts.js";
 import {
   parseRateLimitSettings,

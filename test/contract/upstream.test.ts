@@ -102,7 +102,299 @@ const UNKNOWN_POST = `/api/v1/posts/${UNKNOWN_ID}`;
 const voteUrl = (post: World["otherPoll"]) =>
   `/api/v1/posts/${post.id}/polls/${post.metadata.poll!.id}/options/${post.metadata.poll!.options[1]!.id}/votes`;
 
+const AGENT = "/api/v1/agent-portfolios";
+const AGENT2 = "/api/v2/agent-portfolios";
+let agentNames = 0;
+/** A create body with a fresh name (names are unique per owner). */
+const agentBody = (scopes: { scopeIds?: number[]; scopeNames?: string[] }) => ({
+  investmentAmountInUsd: 300,
+  agentPortfolioName: `Agent${String(++agentNames).padStart(4, "0")}`,
+  userTokenName: "bot",
+  ...scopes,
+});
+/** A new agent portfolio of `me` with one token: its id and the token's. */
+async function newAgentPortfolio(w: World): Promise<{ id: string; tokenId: string }> {
+  const body = await w.ok<{ agentPortfolioId: string; userTokens: { userTokenId: string }[] }>(
+    { method: "POST", url: AGENT2, as: w.me, body: agentBody({ scopeNames: ["trade.demo:read"] }) },
+    201,
+  );
+  return { id: body.agentPortfolioId, tokenId: body.userTokens[0]!.userTokenId };
+}
+
+/** The user-token operations of v1 (scope ids) or v2 (scope names), each documented status. */
+function tokenCases(version: 1 | 2): Case[] {
+  const base = version === 1 ? AGENT : AGENT2;
+  const create = `POST /api/v${version}/agent-portfolios/{agentPortfolioId}/user-tokens`;
+  const update = `PATCH /api/v${version}/agent-portfolios/{agentPortfolioId}/user-tokens/{userTokenId}`;
+  const scopes = version === 1 ? { scopeIds: [201] } : { scopeNames: ["trade.demo:read"] };
+  const unknownTokens = `${base}/${UNKNOWN_ID}/user-tokens`;
+  const cases: Case[] = [
+    {
+      op: create,
+      status: 201,
+      what: "a new token",
+      request: async (w) => ({
+        method: "POST",
+        url: `${base}/${(await newAgentPortfolio(w)).id}/user-tokens`,
+        as: w.me,
+        body: { userTokenName: "second", ...scopes, ipsWhitelist: ["10.0.0.1"] },
+      }),
+    },
+    {
+      op: create,
+      status: 400,
+      what: "no scopes",
+      request: async (w) => ({
+        method: "POST",
+        url: `${base}/${(await newAgentPortfolio(w)).id}/user-tokens`,
+        as: w.me,
+        body: { userTokenName: "second", ...(version === 2 ? { scopeNames: [] } : {}) },
+      }),
+    },
+    {
+      op: create,
+      status: 404,
+      what: "no such portfolio",
+      request: (w) => ({ method: "POST", url: unknownTokens, as: w.me, body: { userTokenName: "t", ...scopes } }),
+    },
+    {
+      op: create,
+      status: 409,
+      what: "a token name taken",
+      request: async (w) => ({
+        method: "POST",
+        url: `${base}/${(await newAgentPortfolio(w)).id}/user-tokens`,
+        as: w.me,
+        body: { userTokenName: "bot", ...scopes },
+      }),
+    },
+    {
+      op: create,
+      status: 429,
+      what: "the portfolio's most tokens",
+      request: async (w) => {
+        const { id } = await newAgentPortfolio(w);
+        const url = `${base}/${id}/user-tokens`;
+        for (let i = 1; i < w.h.config.copyTrading.maxUserTokens; i++) {
+          await w.ok({ method: "POST", url, as: w.me, body: { userTokenName: `t${i}`, ...scopes } }, 201);
+        }
+        return { method: "POST", url, as: w.me, body: { userTokenName: "one-too-many", ...scopes } };
+      },
+    },
+    UNAUTHENTICATED(create, () => unknownTokens, { userTokenName: "t", ...scopes }),
+    FAILING(create, () => unknownTokens, { userTokenName: "t", ...scopes }),
+    {
+      op: update,
+      status: 204,
+      what: "a token's allow-list changed",
+      request: async (w) => {
+        const p = await newAgentPortfolio(w);
+        return {
+          method: "PATCH",
+          url: `${base}/${p.id}/user-tokens/${p.tokenId}`,
+          as: w.me,
+          body: { ipsWhitelist: ["10.0.0.2"] },
+        };
+      },
+    },
+    {
+      op: update,
+      status: 400,
+      what: "no changes",
+      request: async (w) => {
+        const p = await newAgentPortfolio(w);
+        return { method: "PATCH", url: `${base}/${p.id}/user-tokens/${p.tokenId}`, as: w.me, body: {} };
+      },
+    },
+    {
+      op: update,
+      status: 404,
+      what: "no such token",
+      request: async (w) => ({
+        method: "PATCH",
+        url: `${base}/${(await newAgentPortfolio(w)).id}/user-tokens/${UNKNOWN_ID}`,
+        as: w.me,
+        body: scopes,
+      }),
+    },
+    UNAUTHENTICATED(update, () => `${unknownTokens}/${UNKNOWN_ID}`, scopes),
+    SPENT(update, () => `${unknownTokens}/${UNKNOWN_ID}`, ["agent-portfolio:write"], scopes),
+    FAILING(update, () => `${unknownTokens}/${UNKNOWN_ID}`, scopes),
+  ];
+  if (version === 1) {
+    cases.push(SPENT(create, () => unknownTokens, ["agent-portfolio:write"], { userTokenName: "t", ...scopes }));
+  } else {
+    cases.push(
+      SPENT(create, () => unknownTokens, ["agent-portfolio:write"], { userTokenName: "t", ...scopes }),
+      {
+        op: create,
+        status: 403,
+        what: "a scope name not allowed",
+        request: async (w) => ({
+          method: "POST",
+          url: `${base}/${(await newAgentPortfolio(w)).id}/user-tokens`,
+          as: w.me,
+          body: { userTokenName: "x", scopeNames: ["feed:write"] },
+        }),
+      },
+      {
+        op: update,
+        status: 403,
+        what: "a scope name not allowed",
+        request: async (w) => {
+          const p = await newAgentPortfolio(w);
+          return {
+            method: "PATCH",
+            url: `${base}/${p.id}/user-tokens/${p.tokenId}`,
+            as: w.me,
+            body: { scopeNames: ["feed:write"] },
+          };
+        },
+      },
+    );
+  }
+  return cases;
+}
+
 const CASES: Case[] = [
+  // ------------------------------------------------------------------ agent portfolios (copy trading)
+  {
+    op: "GET /api/v1/agent-portfolios",
+    status: 200,
+    what: "the caller's agent portfolios with their tokens",
+    request: async (w) => {
+      await newAgentPortfolio(w);
+      return { method: "GET", url: AGENT, as: w.me };
+    },
+    content: (body: { agentPortfolios: { userTokens: unknown[] }[] }) =>
+      expect(body.agentPortfolios.some((p) => p.userTokens.length > 0)).toBe(true),
+  },
+  UNAUTHENTICATED("GET /api/v1/agent-portfolios", () => AGENT),
+  SPENT("GET /api/v1/agent-portfolios", () => AGENT, ["agent-portfolio:read"]),
+  FAILING("GET /api/v1/agent-portfolios", () => AGENT),
+  {
+    op: "POST /api/v1/agent-portfolios",
+    status: 201,
+    what: "a portfolio with a token (scope ids)",
+    request: (w) => ({ method: "POST", url: AGENT, as: w.me, body: agentBody({ scopeIds: [201, 203] }) }),
+  },
+  {
+    op: "POST /api/v1/agent-portfolios",
+    status: 207,
+    what: "a portfolio without a token (no scopes named)",
+    request: (w) => ({ method: "POST", url: AGENT, as: w.me, body: agentBody({}) }),
+  },
+  {
+    op: "POST /api/v1/agent-portfolios",
+    status: 400,
+    what: "a name too short",
+    request: (w) => ({ method: "POST", url: AGENT, as: w.me, body: { ...agentBody({}), agentPortfolioName: "abc" } }),
+  },
+  UNAUTHENTICATED("POST /api/v1/agent-portfolios", () => AGENT, agentBody({})),
+  SPENT("POST /api/v1/agent-portfolios", () => AGENT, ["agent-portfolio:write", "demo:write"], agentBody({})),
+  FAILING("POST /api/v1/agent-portfolios", () => AGENT, agentBody({})),
+  {
+    op: "POST /api/v2/agent-portfolios",
+    status: 201,
+    what: "a portfolio with a token (scope names)",
+    request: (w) => ({ method: "POST", url: AGENT2, as: w.me, body: agentBody({ scopeNames: ["trade.demo:write"] }) }),
+    content: (body: { userTokens: unknown[] }) => expect(body.userTokens).toHaveLength(1),
+  },
+  {
+    op: "POST /api/v2/agent-portfolios",
+    status: 207,
+    what: "a portfolio without a token (a caller with no application key)",
+    request: async (w) => {
+      const bearer = await w.h.bearer(["agent-portfolio:write", "demo:write"]);
+      return {
+        method: "POST",
+        url: AGENT2,
+        as: null,
+        bearer: bearer.token,
+        body: agentBody({ scopeNames: ["trade.demo:read"] }),
+      };
+    },
+  },
+  {
+    op: "POST /api/v2/agent-portfolios",
+    status: 400,
+    what: "a scope name not allowed",
+    request: (w) => ({ method: "POST", url: AGENT2, as: w.me, body: agentBody({ scopeNames: ["feed:write"] }) }),
+  },
+  UNAUTHENTICATED("POST /api/v2/agent-portfolios", () => AGENT2, agentBody({ scopeNames: ["trade.demo:read"] })),
+  SPENT(
+    "POST /api/v2/agent-portfolios",
+    () => AGENT2,
+    ["agent-portfolio:write"],
+    agentBody({ scopeNames: ["trade.demo:read"] }),
+  ),
+  FAILING("POST /api/v2/agent-portfolios", () => AGENT2, agentBody({ scopeNames: ["trade.demo:read"] })),
+  {
+    op: "DELETE /api/v1/agent-portfolios/{agentPortfolioId}",
+    status: 204,
+    what: "a portfolio deleted",
+    request: async (w) => ({ method: "DELETE", url: `${AGENT}/${(await newAgentPortfolio(w)).id}`, as: w.me }),
+  },
+  {
+    op: "DELETE /api/v1/agent-portfolios/{agentPortfolioId}",
+    status: 400,
+    what: "not an id",
+    request: (w) => ({ method: "DELETE", url: `${AGENT}/not-an-id`, as: w.me }),
+  },
+  {
+    op: "DELETE /api/v1/agent-portfolios/{agentPortfolioId}",
+    status: 404,
+    what: "no such portfolio",
+    request: (w) => ({ method: "DELETE", url: `${AGENT}/${UNKNOWN_ID}`, as: w.me }),
+  },
+  UNAUTHENTICATED("DELETE /api/v1/agent-portfolios/{agentPortfolioId}", () => `${AGENT}/${UNKNOWN_ID}`),
+  SPENT("DELETE /api/v1/agent-portfolios/{agentPortfolioId}", () => `${AGENT}/${UNKNOWN_ID}`, [
+    "agent-portfolio:write",
+  ]),
+  FAILING("DELETE /api/v1/agent-portfolios/{agentPortfolioId}", () => `${AGENT}/${UNKNOWN_ID}`),
+  ...tokenCases(1),
+  ...tokenCases(2),
+  {
+    op: "DELETE /api/v1/agent-portfolios/{agentPortfolioId}/user-tokens/{userTokenId}",
+    status: 204,
+    what: "a token revoked",
+    request: async (w) => {
+      const p = await newAgentPortfolio(w);
+      return { method: "DELETE", url: `${AGENT}/${p.id}/user-tokens/${p.tokenId}`, as: w.me };
+    },
+  },
+  {
+    op: "DELETE /api/v1/agent-portfolios/{agentPortfolioId}/user-tokens/{userTokenId}",
+    status: 400,
+    what: "not an id",
+    request: (w) => ({ method: "DELETE", url: `${AGENT}/x/user-tokens/y`, as: w.me }),
+  },
+  {
+    op: "DELETE /api/v1/agent-portfolios/{agentPortfolioId}/user-tokens/{userTokenId}",
+    status: 404,
+    what: "no such portfolio",
+    request: (w) => ({ method: "DELETE", url: `${AGENT}/${UNKNOWN_ID}/user-tokens/${UNKNOWN_ID}`, as: w.me }),
+  },
+  UNAUTHENTICATED(
+    "DELETE /api/v1/agent-portfolios/{agentPortfolioId}/user-tokens/{userTokenId}",
+    () => `${AGENT}/${UNKNOWN_ID}/user-tokens/${UNKNOWN_ID}`,
+  ),
+  FAILING(
+    "DELETE /api/v1/agent-portfolios/{agentPortfolioId}/user-tokens/{userTokenId}",
+    () => `${AGENT}/${UNKNOWN_ID}/user-tokens/${UNKNOWN_ID}`,
+  ),
+  {
+    op: "GET /api/v2/agent-portfolios/user-tokens/scopes",
+    status: 200,
+    what: "the allowed scope names",
+    request: (w) => ({ method: "GET", url: `${AGENT2}/user-tokens/scopes`, as: w.me }),
+    content: (body: { scopes: unknown[] }) => expect(body.scopes.length).toBe(4),
+  },
+  UNAUTHENTICATED("GET /api/v2/agent-portfolios/user-tokens/scopes", () => `${AGENT2}/user-tokens/scopes`),
+  SPENT("GET /api/v2/agent-portfolios/user-tokens/scopes", () => `${AGENT2}/user-tokens/scopes`, [
+    "agent-portfolio:read",
+  ]),
+  FAILING("GET /api/v2/agent-portfolios/user-tokens/scopes", () => `${AGENT2}/user-tokens/scopes`),
   // ------------------------------------------------------------------ identity, notifications
   {
     op: "GET /api/v1/me",

@@ -34,6 +34,7 @@ const EVERY_SCOPE = [
   "club:read",
   "price-alerts:read",
   "price-alerts:write",
+  "agent-portfolio:write",
 ];
 
 export interface Request {
@@ -50,6 +51,8 @@ export interface Request {
   requestId?: string | null;
   /** The app to ask, when not the world's own (e.g. one whose store fails). */
   app?: App;
+  /** An OAuth access token to send instead of a key pair (`as` null). */
+  bearer?: string;
 }
 
 interface Post {
@@ -128,6 +131,7 @@ export async function buildWorld(h: Harness): Promise<World> {
       headers["x-api-key"] = r.as.headers["x-api-key"]!;
       headers["x-user-key"] = r.as.headers["x-user-key"]!;
     }
+    if (r.bearer) headers.authorization = `Bearer ${r.bearer}`;
     const requestId = r.requestId === undefined ? rid() : r.requestId;
     if (requestId !== null) headers["x-request-id"] = requestId;
     if (r.raw !== undefined) headers["content-type"] = "application/json";

@@ -149,9 +149,9 @@ describe.each(engines())("agent portfolios and their copies on %s", (engine) => 
     expect((await call("GET", "/api/v1/trading/info/demo/portfolio", reader)).status).toBe(401);
     expect((await call("GET", "/api/v1/trading/info/demo/portfolio", reader, undefined, "10.1.2.3")).status).toBe(200);
     // ...and lifted by an update.
-    expect((await call("PATCH", `${AP2}/${id}/user-tokens/${tokenId}`, owner.headers, { ipsWhitelist: [] })).status).toBe(
-      204,
-    );
+    expect(
+      (await call("PATCH", `${AP2}/${id}/user-tokens/${tokenId}`, owner.headers, { ipsWhitelist: [] })).status,
+    ).toBe(204);
     expect((await call("GET", "/api/v1/trading/info/demo/portfolio", reader)).status).toBe(200);
     // Read-only scopes: it may not trade.
     const trade = await call("POST", "/api/v1/trading/execution/demo/market-open-orders/by-amount", reader, {
@@ -163,16 +163,62 @@ describe.each(engines())("agent portfolios and their copies on %s", (engine) => 
     expect(trade.status).toBe(403);
 
     const errors: [string, string, unknown, number, string][] = [
-      ["POST", `${AP2}/${id}/user-tokens`, { userTokenName: "second", scopeNames: ["trade.demo:read"] }, 409, "UserKeyNameAlreadyExists"],
-      ["POST", `${AP2}/${id}/user-tokens`, { userTokenName: "x", scopeNames: ["feed:write"] }, 403, "ScopeNameNotAllowed"],
+      [
+        "POST",
+        `${AP2}/${id}/user-tokens`,
+        { userTokenName: "second", scopeNames: ["trade.demo:read"] },
+        409,
+        "UserKeyNameAlreadyExists",
+      ],
+      [
+        "POST",
+        `${AP2}/${id}/user-tokens`,
+        { userTokenName: "x", scopeNames: ["feed:write"] },
+        403,
+        "ScopeNameNotAllowed",
+      ],
       ["POST", `${AP}/${id}/user-tokens`, { userTokenName: "x" }, 400, "ScopeIdsRequired"],
-      ["POST", `${AP}/${id}/user-tokens`, { userTokenName: "x", scopeIds: [201], ipsWhitelist: ["1.2.3"] }, 400, "IpsWhitelistInvalidIp"],
+      [
+        "POST",
+        `${AP}/${id}/user-tokens`,
+        { userTokenName: "x", scopeIds: [201], ipsWhitelist: ["1.2.3"] },
+        400,
+        "IpsWhitelistInvalidIp",
+      ],
       ["PATCH", `${AP}/${id}/user-tokens/${tokenId}`, {}, 400, "NoChangesDetected"],
       ["PATCH", `${AP}/${id}/user-tokens/${tokenId}`, { scopeIds: [999] }, 400, "ScopeIdNotAllowed"],
       ["PATCH", `${AP}/${id}/user-tokens/${randomUUID()}`, { scopeIds: [201] }, 404, "NotFound"],
-      ["POST", AP2, { investmentAmountInUsd: 500, agentPortfolioName: "short", userTokenName: "t", scopeNames: ["trade.demo:read"] }, 400, "ValidationFailed"],
-      ["POST", AP2, { investmentAmountInUsd: 5, agentPortfolioName: "Enough1", userTokenName: "t", scopeNames: ["trade.demo:read"] }, 400, "ValidationFailed"],
-      ["POST", AP2, { investmentAmountInUsd: 500, agentPortfolioName: "Enough1", userTokenName: "t", scopeNames: ["feed:read"] }, 400, "ScopeNameNotAllowed"],
+      [
+        "POST",
+        AP2,
+        {
+          investmentAmountInUsd: 500,
+          agentPortfolioName: "short",
+          userTokenName: "t",
+          scopeNames: ["trade.demo:read"],
+        },
+        400,
+        "ValidationFailed",
+      ],
+      [
+        "POST",
+        AP2,
+        {
+          investmentAmountInUsd: 5,
+          agentPortfolioName: "Enough1",
+          userTokenName: "t",
+          scopeNames: ["trade.demo:read"],
+        },
+        400,
+        "ValidationFailed",
+      ],
+      [
+        "POST",
+        AP2,
+        { investmentAmountInUsd: 500, agentPortfolioName: "Enough1", userTokenName: "t", scopeNames: ["feed:read"] },
+        400,
+        "ScopeNameNotAllowed",
+      ],
       ["DELETE", `${AP}/not-an-id`, undefined, 400, "ValidationFailed"],
       ["DELETE", `${AP}/${randomUUID()}`, undefined, 404, "NotFound"],
     ];
@@ -186,7 +232,9 @@ describe.each(engines())("agent portfolios and their copies on %s", (engine) => 
     expect((await call("GET", "/api/v1/trading/info/demo/portfolio", reader)).status).toBe(401);
     expect((await call("DELETE", `${AP}/${id}/user-tokens/${tokenId}`, owner.headers)).status).toBe(404);
 
-    const scopes = (await call("GET", `${AP2}/user-tokens/scopes`, owner.headers)).body as { scopes: { name: string }[] };
+    const scopes = (await call("GET", `${AP2}/user-tokens/scopes`, owner.headers)).body as {
+      scopes: { name: string }[];
+    };
     expect(scopes.scopes.map((s) => s.name)).toContain(`${prefix()}:trade.demo:write`);
   });
 
@@ -217,7 +265,9 @@ describe.each(engines())("agent portfolios and their copies on %s", (engine) => 
       Amount: 2000,
     });
     await Promise.all([settle(), mirrorEngineOf(h.deps)!.sweep(), mirrorEngineOf(h.deps)!.sweep()]);
-    const copies = (await portfolioOf(owner.headers)).clientPortfolio.positions.filter((p) => p.mirrorID === ap.mirrorId);
+    const copies = (await portfolioOf(owner.headers)).clientPortfolio.positions.filter(
+      (p) => p.mirrorID === ap.mirrorId,
+    );
     expect(copies).toHaveLength(1);
     expect(copies[0]!.amount).toBe(200);
   });

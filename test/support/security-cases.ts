@@ -55,6 +55,8 @@ const EXAMPLE_PARAMS: Record<string, string> = {
   positionId: "1",
   orderId: "1",
   alertId: "00000000-0000-4000-8000-000000000000",
+  agentPortfolioId: "00000000-0000-4000-8000-000000000005",
+  userTokenId: "00000000-0000-4000-8000-000000000006",
   file: "nothing.svg",
   "*": "nothing",
 };
@@ -127,6 +129,51 @@ const PRICE_ALERTS: SecurityCase[] = [
   { route: "POST /api/v1/price-alerts", scopes: ["price-alerts:write"], payload: { symbol: "AAPL", targetPrice: 1 } },
   { route: "PATCH /api/v1/price-alerts/:alertId", scopes: ["price-alerts:write"], payload: { targetPrice: 1 } },
   { route: "DELETE /api/v1/price-alerts/:alertId", scopes: ["price-alerts:write"] },
+  { route: "GET /api/v1/agent-portfolios", scopes: ["agent-portfolio:read", "agent-portfolio:write"] },
+  {
+    route: "POST /api/v1/agent-portfolios",
+    scopes: ["agent-portfolio:write"],
+    payload: { investmentAmountInUsd: 500, agentPortfolioName: "Secure1", userTokenName: "t", scopeIds: [201] },
+  },
+  {
+    route: "POST /api/v2/agent-portfolios",
+    scopes: ["agent-portfolio:write"],
+    payload: {
+      investmentAmountInUsd: 500,
+      agentPortfolioName: "Secure2",
+      userTokenName: "t",
+      scopeNames: ["trade.demo:read"],
+    },
+  },
+  { route: "DELETE /api/v1/agent-portfolios/:agentPortfolioId", scopes: ["agent-portfolio:write"] },
+  {
+    route: "POST /api/v1/agent-portfolios/:agentPortfolioId/user-tokens",
+    scopes: ["agent-portfolio:write"],
+    payload: { userTokenName: "t", scopeIds: [201] },
+  },
+  {
+    route: "POST /api/v2/agent-portfolios/:agentPortfolioId/user-tokens",
+    scopes: ["agent-portfolio:write"],
+    payload: { userTokenName: "t", scopeNames: ["trade.demo:read"] },
+  },
+  {
+    route: "PATCH /api/v1/agent-portfolios/:agentPortfolioId/user-tokens/:userTokenId",
+    scopes: ["agent-portfolio:write"],
+    payload: { scopeIds: [201] },
+  },
+  {
+    route: "PATCH /api/v2/agent-portfolios/:agentPortfolioId/user-tokens/:userTokenId",
+    scopes: ["agent-portfolio:write"],
+    payload: { scopeNames: ["trade.demo:read"] },
+  },
+  {
+    route: "DELETE /api/v1/agent-portfolios/:agentPortfolioId/user-tokens/:userTokenId",
+    scopes: ["agent-portfolio:write"],
+  },
+  {
+    route: "GET /api/v2/agent-portfolios/user-tokens/scopes",
+    scopes: ["agent-portfolio:read", "agent-portfolio:write"],
+  },
 ];
 
 /** A multipart body whose `file` is not an image: admitted callers get a 422, never a 401/403. */

@@ -143,7 +143,8 @@ export async function applyClose(
     at: now,
   });
   if (!changed) return null;
-  if (position.mirrorId != null) await repo.settleMirror(position.mirrorId, margin + netProfitCents, netProfitCents, now);
+  if (position.mirrorId != null)
+    await repo.settleMirror(position.mirrorId, margin + netProfitCents, netProfitCents, now);
   else await repo.settle(position.userId, margin + netProfitCents, netProfitCents, now);
   const token = newId();
   const orderId = await repo.insertOrder({

@@ -37,16 +37,8 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     stopped_at text,
     updated_at text not null
   )`.execute(db);
-  await db.schema
-    .createIndex("copy_mirrors_parent")
-    .on("copy_mirrors")
-    .columns(["parent_user_id", "status"])
-    .execute();
-  await db.schema
-    .createIndex("copy_mirrors_copier")
-    .on("copy_mirrors")
-    .columns(["copier_user_id", "status"])
-    .execute();
+  await db.schema.createIndex("copy_mirrors_parent").on("copy_mirrors").columns(["parent_user_id", "status"]).execute();
+  await db.schema.createIndex("copy_mirrors_copier").on("copy_mirrors").columns(["copier_user_id", "status"]).execute();
 
   await sql`create table copy_mirror_opens (
     mirror_id integer not null references copy_mirrors(mirror_id) on delete cascade,

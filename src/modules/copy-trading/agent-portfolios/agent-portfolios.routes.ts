@@ -149,7 +149,10 @@ export function registerAgentPortfolioRoutes(app: App, deps: Deps): void {
   for (const version of [1, 2] as const) {
     app.route({
       method: "POST",
-      url: version === 1 ? "/api/v1/agent-portfolios/:agentPortfolioId/user-tokens" : "/api/v2/agent-portfolios/:agentPortfolioId/user-tokens",
+      url:
+        version === 1
+          ? "/api/v1/agent-portfolios/:agentPortfolioId/user-tokens"
+          : "/api/v2/agent-portfolios/:agentPortfolioId/user-tokens",
       ...api(
         write,
         {
@@ -239,7 +242,11 @@ export function registerAgentPortfolioRoutes(app: App, deps: Deps): void {
     ),
     handler: (request, reply) =>
       answering(request, reply, async () => {
-        await deleteUserToken(withActor(deps, request.actor), request.params.agentPortfolioId, request.params.userTokenId);
+        await deleteUserToken(
+          withActor(deps, request.actor),
+          request.params.agentPortfolioId,
+          request.params.userTokenId,
+        );
         return reply.status(204).send(null);
       }),
   });

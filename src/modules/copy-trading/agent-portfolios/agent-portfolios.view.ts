@@ -19,7 +19,11 @@ export function toCreatedPortfolio(created: CreatedAgentPortfolio, prefix: strin
     mirrorId: p.mirrorId,
   };
   if (!created.token) {
-    return { ...base, agentPortfolioVirtualBalance: Math.round(fromCents(p.virtualBalanceCents)), userTokenCreated: false };
+    return {
+      ...base,
+      agentPortfolioVirtualBalance: Math.round(fromCents(p.virtualBalanceCents)),
+      userTokenCreated: false,
+    };
   }
   const { row, userToken } = created.token;
   void version;
