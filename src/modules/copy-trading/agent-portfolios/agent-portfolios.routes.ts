@@ -38,8 +38,6 @@ const write: Access = { scopes: AGENT_PORTFOLIO_WRITE, requestIdRequired: true }
 const BAD = (what: string) => errorResponse(400, what);
 const NOT_FOUND = errorResponse(404, "The agent portfolio (or user token) does not exist or is not the caller's");
 const NAME_TAKEN = errorResponse(409, "UserKeyNameAlreadyExists: the portfolio has a token of that name");
-const TOO_MANY = errorResponse(429, "TooManyRequests, or MaxUserTokensExceeded: the portfolio holds its most tokens");
-const NOT_ALLOWED = errorResponse(403, "ScopeNameNotAllowed, or the credential holds none of the operation's scopes");
 const CREATE_DESCRIPTION =
   "Creates an agent portfolio: an account of its own funded with a fixed virtual balance " +
   "(COPY_AGENT_BALANCE, agentPortfolioVirtualBalance), copied by the caller with `investmentAmountInUsd` taken " +
@@ -161,17 +159,17 @@ export function registerAgentPortfolioRoutes(app: App, deps: Deps): void {
           summary: version === 1 ? "Create a user token (scope ids; deprecated)" : "Create a user token (scope names)",
           description:
             "A new user token of the agent portfolio's account, bound to the caller's application key: with that " +
-            "x-api-key it trades the agent's account within its scopes, from its allow-listed IPv4 addresses only.",
+            "x-api-key it trades the agent's account within its scopes, from its allow-listed IPv4 addresses only. " +
+            "403 ScopeNameNotAllowed for a scope name outside the allowed ones; 409 UserKeyNameAlreadyExists; 429 " +
+            "MaxUserTokensExceeded when the portfolio holds COPY_MAX_USER_TOKENS tokens.",
           ...(version === 1 ? { deprecated: true } : {}),
           params: PortfolioParams,
           body: version === 1 ? CreateUserTokenBody : CreateUserTokenV2Body,
           response: {
             201: CreateUserTokenResponse,
             400: BAD("ScopeIdsRequired, ScopeIdNotAllowed, IpsWhitelistInvalidIp or ValidationFailed"),
-            403: NOT_ALLOWED,
             404: NOT_FOUND,
             409: NAME_TAKEN,
-            429: TOO_MANY,
           },
         },
         prefix,
@@ -200,14 +198,15 @@ export function registerAgentPortfolioRoutes(app: App, deps: Deps): void {
           operationId: version === 1 ? "updateAgentPortfolioUserToken" : "updateAgentPortfolioUserTokenV2",
           tags: TAGS,
           summary: version === 1 ? "Update a user token (scope ids; deprecated)" : "Update a user token (scope names)",
-          description: "At least one field (400 NoChangesDetected otherwise). Takes effect at once on every instance.",
+          description:
+            "At least one field (400 NoChangesDetected otherwise); 403 ScopeNameNotAllowed for a scope name " +
+            "outside the allowed ones. Takes effect at once on every instance.",
           ...(version === 1 ? { deprecated: true } : {}),
           params: TokenParams,
           body: version === 1 ? UpdateUserTokenBody : UpdateUserTokenV2Body,
           response: {
             204: NoContent,
             400: BAD("NoChangesDetected, ScopeIdNotAllowed, IpsWhitelistInvalidIp or ValidationFailed"),
-            403: NOT_ALLOWED,
             404: NOT_FOUND,
           },
         },
