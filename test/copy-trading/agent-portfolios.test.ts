@@ -15,9 +15,18 @@ interface Created {
   userTokens: { userTokenId: string; userToken: string; clientId: string; scopes: { name: string }[] }[];
 }
 
+interface Position {
+  positionID: number;
+  mirrorID: number;
+  parentPositionID: number;
+  amount: number;
+  openRate: number;
+  units: number;
+}
 interface Portfolio {
   credit: number;
-  positions: { positionID: number; mirrorID?: number; amount: number; openRate: number; units: number }[];
+  positions: Position[];
+  mirrors: { mirrorID: number; availableAmount: number; parentUsername: string; positions: Position[] }[];
 }
 
 describe.each(engines())("agent portfolios and their copies on %s", (engine) => {
@@ -45,6 +54,12 @@ describe.each(engines())("agent portfolios and their copies on %s", (engine) => 
   const portfolioOf = async (headers: Headers) =>
     (await call("GET", "/api/v1/trading/info/demo/portfolio", headers)).body as { clientPortfolio: Portfolio };
   const settle = async () => mirrorEngineOf(h.deps)!.idle();
+  /** The copy's positions as the caller's portfolio shows them (in its mirror, not in positions). */
+  const copiesIn = async (mirrorId: number) => {
+    const portfolio = (await portfolioOf(owner.headers)).clientPortfolio;
+    expect(portfolio.positions.filter((p) => p.mirrorID !== 0)).toEqual([]);
+    return portfolio.mirrors.find((m) => m.mirrorID === mirrorId)?.positions ?? [];
+  };
 
   beforeAll(async () => {
     h = await startHarness(engine, { env: { RATE_LIMITS_ENABLED: "false" } });
@@ -84,9 +99,10 @@ describe.each(engines())("agent portfolios and their copies on %s", (engine) => 
     await settle();
 
     // The copy: 20% of 1,000 = 200 at the same rate, in the caller's account, with the mirror's id.
-    const mine = (await portfolioOf(owner.headers)).clientPortfolio.positions;
-    const copy = mine.find((p) => p.mirrorID === ap.mirrorId);
-    expect(copy).toBeDefined();
+    const mine = await copiesIn(ap.mirrorId);
+    const copy = mine[0];
+    expect(mine).toHaveLength(1);
+    expect(copy!.parentPositionID).toBe(agentPos[0]!.positionID);
     expect(copy!.amount).toBe(200);
     expect(copy!.openRate).toBe(agentPos[0]!.openRate);
 
@@ -99,7 +115,7 @@ describe.each(engines())("agent portfolios and their copies on %s", (engine) => 
     );
     expect(half.status).toBe(200);
     await settle();
-    const halved = (await portfolioOf(owner.headers)).clientPortfolio.positions.find((p) => p.mirrorID === ap.mirrorId);
+    const halved = (await copiesIn(ap.mirrorId))[0];
     expect(halved!.units).toBeCloseTo(copy!.units / 2, 9);
 
     // The token has no agent-portfolio scope: it cannot manage portfolios.
@@ -108,7 +124,7 @@ describe.each(engines())("agent portfolios and their copies on %s", (engine) => 
     // Deleting the portfolio closes the copy and returns the money; the token stops working.
     expect((await call("DELETE", `${AP}/${ap.agentPortfolioId}`, owner.headers)).status).toBe(204);
     const after = (await portfolioOf(owner.headers)).clientPortfolio;
-    expect(after.positions.filter((p) => p.mirrorID === ap.mirrorId)).toEqual([]);
+    expect(after.mirrors.filter((m) => m.mirrorID === ap.mirrorId)).toEqual([]);
     const account = await h.deps.db.kysely
       .selectFrom("demoAccounts")
       .selectAll()
@@ -265,9 +281,7 @@ describe.each(engines())("agent portfolios and their copies on %s", (engine) => 
       Amount: 2000,
     });
     await Promise.all([settle(), mirrorEngineOf(h.deps)!.sweep(), mirrorEngineOf(h.deps)!.sweep()]);
-    const copies = (await portfolioOf(owner.headers)).clientPortfolio.positions.filter(
-      (p) => p.mirrorID === ap.mirrorId,
-    );
+    const copies = await copiesIn(ap.mirrorId);
     expect(copies).toHaveLength(1);
     expect(copies[0]!.amount).toBe(200);
   });

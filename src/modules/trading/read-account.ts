@@ -11,6 +11,7 @@ import {
   type OrderRow,
   type PositionRow,
   type TradeRow,
+  type TradingRepository,
   tradingRepository,
 } from "./trading.repository.js";
 import { currentStopOf } from "./triggers.js";
@@ -25,11 +26,24 @@ export interface PositionValue {
   unrealizedPnlCents: number;
 }
 
+export type CopyMirrorRow = Awaited<ReturnType<TradingRepository["copyMirrorsOf"]>>[number];
+
+export interface MirrorValue {
+  mirror: CopyMirrorRow;
+  positions: PositionValue[];
+}
+
 export interface Portfolio {
   account: AccountRow;
+  /** The caller's own positions (not a copy's). */
   positions: PositionValue[];
+  /** The caller's copies with their positions (copy trading). */
+  mirrors: MirrorValue[];
+  /** Margin of every open position, the copies' included. */
   investedCents: number;
   unrealizedPnlCents: number;
+  /** Cash the copies hold, not yet in a position. */
+  mirrorCashCents: number;
 }
 
 /** The caller's demo account with every open position valued at the current close-side price. */
@@ -51,11 +65,17 @@ export async function getPortfolio(ctx: Ctx): Promise<Portfolio> {
       unrealizedPnlCents: pnlCents(isBuy, position.units, position.openRate, closeRate, position.amountCents),
     };
   });
+  const mirrors = await repo.copyMirrorsOf(actor.userId);
   return {
     account,
-    positions,
+    positions: positions.filter((p) => p.position.mirrorId == null),
+    mirrors: mirrors.map((mirror) => ({
+      mirror,
+      positions: positions.filter((p) => p.position.mirrorId === mirror.mirrorId),
+    })),
     investedCents: positions.reduce((s, p) => s + p.position.amountCents, 0),
     unrealizedPnlCents: positions.reduce((s, p) => s + p.unrealizedPnlCents, 0),
+    mirrorCashCents: mirrors.reduce((s, m) => s + m.availableCashCents, 0),
   };
 }
 

@@ -210,6 +210,39 @@ export const tradingRepository = (db: Executor) => ({
       .execute();
   },
 
+  /** The copier's copies that hold money (not stopped), with whom each copies (copy trading, migration 018). */
+  async copyMirrorsOf(copierUserId: string) {
+    const rows = await db
+      .selectFrom("copyMirrors as m")
+      .innerJoin("users as u", "u.id", "m.parentUserId")
+      .select([
+        "m.mirrorId",
+        "m.status",
+        "m.initialInvestmentCents",
+        "m.depositCents",
+        "m.withdrawalCents",
+        "m.availableCashCents",
+        "m.closedPnlCents",
+        "m.stopLossCents",
+        "m.startedAt",
+        "u.username as parentUsername",
+        "u.gcid as parentGcid",
+      ])
+      .where("m.copierUserId", "=", copierUserId)
+      .where("m.status", "<>", "stopped")
+      .orderBy("m.mirrorId")
+      .execute();
+    return rows.map((r) => ({
+      ...r,
+      initialInvestmentCents: Number(r.initialInvestmentCents),
+      depositCents: Number(r.depositCents),
+      withdrawalCents: Number(r.withdrawalCents),
+      availableCashCents: Number(r.availableCashCents),
+      closedPnlCents: Number(r.closedPnlCents),
+      stopLossCents: Number(r.stopLossCents),
+    }));
+  },
+
   // --- orders --------------------------------------------------------------------------------
 
   async insertOrder(row: Insertable<DemoOrdersTable>): Promise<number> {

@@ -157,10 +157,39 @@ export const Position = Type.Object({
 
 const emptyList = (description: string) => Type.Array(Type.Object({}), { description, maxItems: 0 });
 
+/** A copy (copy trading, decision 0146); its positions are not in `positions`. */
+const Mirror = Type.Object({
+  mirrorID: Type.Integer(),
+  CID: Type.Integer(),
+  parentCID: Type.Integer(),
+  stopLossPercentage: Type.Number(),
+  isPaused: Type.Boolean(),
+  copyExistingPositions: Type.Boolean(),
+  availableAmount: Type.Number({ description: "Cash in the copy not in a position, USD" }),
+  stopLossAmount: Type.Number({ description: "The copy's equity floor, USD (0 = none)" }),
+  initialInvestment: Type.Number(),
+  depositSummary: Type.Number(),
+  withdrawalSummary: Type.Number(),
+  positions: Type.Array(Position),
+  entryOrders: Type.Array(Type.Object({}), { maxItems: 0 }),
+  exitOrders: Type.Array(Type.Object({}), { maxItems: 0 }),
+  parentUsername: Type.String(),
+  closedPositionsNetProfit: Type.Number(),
+  startedCopyDate: Type.String({ format: "date-time" }),
+  pendingForClosure: Type.Boolean(),
+  parentMirrors: Type.Array(Type.Object({}), { maxItems: 0 }),
+  mirrorCalculationType: Type.Integer(),
+  ordersForOpen: Type.Array(Type.Object({}), { maxItems: 0 }),
+  ordersForClose: Type.Array(Type.Object({}), { maxItems: 0 }),
+  ordersForCloseMultiple: Type.Array(Type.Object({}), { maxItems: 0 }),
+});
+
 const portfolioFields = {
   positions: Type.Array(Position),
   credit: Type.Number({ description: "Available cash, USD" }),
-  mirrors: emptyList("Copy trading is not simulated"),
+  mirrors: Type.Array(Mirror, {
+    description: "The caller's copies (agent portfolios and people), with their positions",
+  }),
   orders: emptyList("Pending limit orders (demo market orders execute at once)"),
   ordersForOpen: emptyList("Pending market orders to open (they execute at once)"),
   ordersForClose: emptyList("Pending market orders to close (they execute at once)"),
@@ -184,7 +213,9 @@ export const PnlResponse = Type.Object(
       accountCurrencyId: Type.Integer({ description: "1 = USD" }),
       invested: Type.Number({ description: "Margin held by open positions, USD" }),
       realizedPnL: Type.Number({ description: "P/L realised by every close so far, USD" }),
-      equity: Type.Number({ description: "credit + invested + unrealizedPnL, USD" }),
+      equity: Type.Number({
+        description: "credit + the copies' available cash + invested + unrealizedPnL, USD (copies included)",
+      }),
       startingBalance: Type.Number({ description: "What the demo account started with, USD" }),
     }),
   },

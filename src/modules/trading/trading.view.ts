@@ -1,7 +1,8 @@
+import { demoCidOf as demoCid } from "../identity/identity.view.js";
 import type { ClosePositionResult } from "./close-position.js";
 import { fromCents } from "./math.js";
 import type { OpenOrderResult } from "./open-market-order.js";
-import type { OrderInfo, Portfolio, PositionValue } from "./read-account.js";
+import type { MirrorValue, OrderInfo, Portfolio, PositionValue } from "./read-account.js";
 import type { TradeRow } from "./trading.repository.js";
 
 export const toOpenOrder = ({ order, token }: OpenOrderResult) => ({
@@ -108,7 +109,7 @@ function portfolioBody(p: Portfolio) {
   return {
     positions: p.positions.map(toPosition),
     credit: fromCents(p.account.cashCents),
-    mirrors: [],
+    mirrors: p.mirrors.map((m) => toMirror(m, p.account.cid)),
     orders: [],
     ordersForOpen: [],
     ordersForClose: [],
@@ -117,6 +118,36 @@ function portfolioBody(p: Portfolio) {
     entryOrders: [],
     exitOrders: [],
     bonusCredit: 0,
+  };
+}
+
+/** A copy as upstream's portfolio shows it (copy trading, decision 0146). */
+function toMirror({ mirror: m, positions }: MirrorValue, cid: number) {
+  const value = m.availableCashCents + positions.reduce((s, p) => s + p.position.amountCents + p.unrealizedPnlCents, 0);
+  return {
+    mirrorID: m.mirrorId,
+    CID: cid,
+    parentCID: demoCid(m.parentGcid),
+    stopLossPercentage: value > 0 ? (m.stopLossCents / value) * 100 : 0,
+    isPaused: m.status === "paused",
+    copyExistingPositions: false,
+    availableAmount: fromCents(m.availableCashCents),
+    stopLossAmount: fromCents(m.stopLossCents),
+    initialInvestment: fromCents(m.initialInvestmentCents),
+    depositSummary: fromCents(m.depositCents),
+    withdrawalSummary: fromCents(m.withdrawalCents),
+    positions: positions.map(toPosition),
+    entryOrders: [],
+    exitOrders: [],
+    parentUsername: m.parentUsername,
+    closedPositionsNetProfit: fromCents(m.closedPnlCents),
+    startedCopyDate: m.startedAt,
+    pendingForClosure: m.status === "stopping",
+    parentMirrors: [],
+    mirrorCalculationType: 0,
+    ordersForOpen: [],
+    ordersForClose: [],
+    ordersForCloseMultiple: [],
   };
 }
 
@@ -129,7 +160,7 @@ export const toPnl = (p: Portfolio) => ({
     accountCurrencyId: 1,
     invested: fromCents(p.investedCents),
     realizedPnL: fromCents(p.account.realizedPnlCents),
-    equity: fromCents(p.account.cashCents + p.investedCents + p.unrealizedPnlCents),
+    equity: fromCents(p.account.cashCents + p.mirrorCashCents + p.investedCents + p.unrealizedPnlCents),
     startingBalance: fromCents(p.account.startingCents),
   },
 });
