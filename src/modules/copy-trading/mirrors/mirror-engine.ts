@@ -25,7 +25,7 @@ export function mirrorEngineOf(deps: Deps): Engine | undefined {
  * The mirroring engine (decision 0145). The copied account's order commits and answers first; its
  * PositionOpened / PositionClosed then queue the copies' work here, off the request path, in order
  * (an open is copied before its close is followed). What the events miss (a crash between commit
- * and the queue, an instance gone) the sweep finds from the store at start and every few ticks:
+ * and the queue, an instance gone) the sweep finds from the store at the first tick and every few after:
  * copied opens with no claim row, copies bigger than their parent, stops not finished. A copy
  * opens at most once because its claim row's primary key (mirror, copied position) is written in
  * the copy's own transaction; closes are decided by state under the position's version guard.
@@ -79,9 +79,10 @@ export function registerMirrorEngine(deps: Deps): void {
   deps.bus.subscribe("PositionClosed", (event) => {
     enqueue(() => followClose(deps, event.positionId, event.reason));
   });
+  // The first tick (the server has started its market) and every few after: a CLI command, which
+  // opens these deps without running the market, never sweeps.
   let ticks = 0;
   deps.market.onTick(() => {
-    if (++ticks % SWEEP_EVERY_TICKS === 0) enqueue(sweep);
+    if (ticks++ % SWEEP_EVERY_TICKS === 0) enqueue(sweep);
   });
-  enqueue(sweep);
 }
