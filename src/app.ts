@@ -20,6 +20,7 @@ import { storeFailureOf } from "./infra/db/failures.js";
 import { registerClubRoutes } from "./modules/clubs/clubs.routes.js";
 import type { Deps } from "./modules/context.js";
 import { registerAgentPortfolioRoutes } from "./modules/copy-trading/agent-portfolios/agent-portfolios.routes.js";
+import { registerCopyRoutes } from "./modules/copy-trading/copies/copies.routes.js";
 import { registerHealthRoutes } from "./modules/health/health.routes.js";
 import { createKeyPairAuthenticator } from "./modules/identity/authenticate.js";
 import { registerAvatarRoutes } from "./modules/identity/avatar.routes.js";
@@ -100,6 +101,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
   registerClubRoutes(app, deps);
   registerPriceAlertRoutes(app, deps);
   registerAgentPortfolioRoutes(app, deps);
+  registerCopyRoutes(app, deps);
   await registerMediaRoutes(app, deps);
   // The real-time channel at /ws: the same credentials, checked by the same authenticators.
   registerWebSocketUpgrade(app, config, createRealtimeServer(deps, authenticators));

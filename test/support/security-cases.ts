@@ -56,6 +56,7 @@ const EXAMPLE_PARAMS: Record<string, string> = {
   orderId: "1",
   alertId: "00000000-0000-4000-8000-000000000000",
   agentPortfolioId: "00000000-0000-4000-8000-000000000005",
+  mirrorId: "999999",
   userTokenId: "00000000-0000-4000-8000-000000000006",
   file: "nothing.svg",
   "*": "nothing",

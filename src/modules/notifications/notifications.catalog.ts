@@ -41,6 +41,14 @@ export const NOTIFICATION_KINDS = {
     section: "Trading",
     aggregatable: false,
   },
+  // Copy trading (src/modules/copy-trading): someone started copying the user.
+  copyStarted: {
+    notificationType: "CopyStarted",
+    category: "Social",
+    subCategory: "Copy",
+    section: "Trading",
+    aggregatable: false,
+  },
   // Social (src/modules/social): see docs/notifications.md
   mention: {
     notificationType: "Mention",

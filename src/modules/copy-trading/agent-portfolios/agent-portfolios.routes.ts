@@ -144,86 +144,38 @@ export function registerAgentPortfolioRoutes(app: App, deps: Deps): void {
       }),
   });
 
-  for (const version of [1, 2] as const) {
-    app.route({
-      method: "POST",
-      url:
-        version === 1
-          ? "/api/v1/agent-portfolios/:agentPortfolioId/user-tokens"
-          : "/api/v2/agent-portfolios/:agentPortfolioId/user-tokens",
-      ...api(
-        write,
-        {
-          operationId: version === 1 ? "createAgentPortfolioUserToken" : "createAgentPortfolioUserTokenV2",
-          tags: TAGS,
-          summary: version === 1 ? "Create a user token (scope ids; deprecated)" : "Create a user token (scope names)",
-          description:
-            "A new user token of the agent portfolio's account, bound to the caller's application key: with that " +
-            "x-api-key it trades the agent's account within its scopes, from its allow-listed IPv4 addresses only. " +
-            "403 ScopeNameNotAllowed for a scope name outside the allowed ones; 409 UserKeyNameAlreadyExists; 429 " +
-            "MaxUserTokensExceeded when the portfolio holds COPY_MAX_USER_TOKENS tokens.",
-          ...(version === 1 ? { deprecated: true } : {}),
-          params: PortfolioParams,
-          body: version === 1 ? CreateUserTokenBody : CreateUserTokenV2Body,
-          response: {
-            201: CreateUserTokenResponse,
-            400: BAD("ScopeIdsRequired, ScopeIdNotAllowed, IpsWhitelistInvalidIp or ValidationFailed"),
-            404: NOT_FOUND,
-            409: NAME_TAKEN,
-          },
-        },
-        prefix,
-      ),
-      handler: (request, reply) =>
-        answering(request, reply, async () => {
-          const issued = await createUserToken(
-            withActor(deps, request.actor),
-            request.params.agentPortfolioId,
-            request.body,
-            version,
-          );
-          return reply.status(201).send(toCreatedToken(issued, prefix));
-        }),
-    });
-
-    app.route({
-      method: "PATCH",
-      url:
-        version === 1
-          ? "/api/v1/agent-portfolios/:agentPortfolioId/user-tokens/:userTokenId"
-          : "/api/v2/agent-portfolios/:agentPortfolioId/user-tokens/:userTokenId",
-      ...api(
-        write,
-        {
-          operationId: version === 1 ? "updateAgentPortfolioUserToken" : "updateAgentPortfolioUserTokenV2",
-          tags: TAGS,
-          summary: version === 1 ? "Update a user token (scope ids; deprecated)" : "Update a user token (scope names)",
-          description:
-            "At least one field (400 NoChangesDetected otherwise); 403 ScopeNameNotAllowed for a scope name " +
-            "outside the allowed ones. Takes effect at once on every instance.",
-          ...(version === 1 ? { deprecated: true } : {}),
-          params: TokenParams,
-          body: version === 1 ? UpdateUserTokenBody : UpdateUserTokenV2Body,
-          response: {
-            204: NoContent,
-            400: BAD("NoChangesDetected, ScopeIdNotAllowed, IpsWhitelistInvalidIp or ValidationFailed"),
-            404: NOT_FOUND,
-          },
-        },
-        prefix,
-      ),
-      handler: (request, reply) =>
-        answering(request, reply, async () => {
-          await updateUserToken(
-            withActor(deps, request.actor),
-            request.params.agentPortfolioId,
-            request.params.userTokenId,
-            request.body,
-          );
-          return reply.status(204).send(null);
-        }),
-    });
-  }
+  createTokenRoute(
+    app,
+    deps,
+    "POST",
+    "/api/v1/agent-portfolios/:agentPortfolioId/user-tokens",
+    "createAgentPortfolioUserToken",
+    1,
+  );
+  createTokenRoute(
+    app,
+    deps,
+    "POST",
+    "/api/v2/agent-portfolios/:agentPortfolioId/user-tokens",
+    "createAgentPortfolioUserTokenV2",
+    2,
+  );
+  updateTokenRoute(
+    app,
+    deps,
+    "PATCH",
+    "/api/v1/agent-portfolios/:agentPortfolioId/user-tokens/:userTokenId",
+    "updateAgentPortfolioUserToken",
+    1,
+  );
+  updateTokenRoute(
+    app,
+    deps,
+    "PATCH",
+    "/api/v2/agent-portfolios/:agentPortfolioId/user-tokens/:userTokenId",
+    "updateAgentPortfolioUserTokenV2",
+    2,
+  );
 
   app.route({
     method: "DELETE",
@@ -264,5 +216,100 @@ export function registerAgentPortfolioRoutes(app: App, deps: Deps): void {
       prefix,
     ),
     handler: async (request) => ({ scopes: allowedScopes(withActor(deps, request.actor)) }),
+  });
+}
+
+/** The create-token route of v1 (scope ids) or v2 (scope names): same rules, upstream's two operations. */
+function createTokenRoute(
+  app: App,
+  deps: Deps,
+  method: "POST",
+  url: string,
+  operationId: string,
+  version: 1 | 2,
+): void {
+  const prefix = deps.config.scopePrefix;
+  app.route({
+    method,
+    url,
+    ...api(
+      write,
+      {
+        operationId,
+        tags: TAGS,
+        summary: version === 1 ? "Create a user token (scope ids; deprecated)" : "Create a user token (scope names)",
+        description:
+          "A new user token of the agent portfolio's account, bound to the caller's application key: with that " +
+          "x-api-key it trades the agent's account within its scopes, from its allow-listed IPv4 addresses only. " +
+          "403 ScopeNameNotAllowed for a scope name outside the allowed ones; 409 UserKeyNameAlreadyExists; 429 " +
+          "MaxUserTokensExceeded when the portfolio holds COPY_MAX_USER_TOKENS tokens.",
+        ...(version === 1 ? { deprecated: true } : {}),
+        params: PortfolioParams,
+        body: version === 1 ? CreateUserTokenBody : CreateUserTokenV2Body,
+        response: {
+          201: CreateUserTokenResponse,
+          400: BAD("ScopeIdsRequired, ScopeIdNotAllowed, IpsWhitelistInvalidIp or ValidationFailed"),
+          404: NOT_FOUND,
+          409: NAME_TAKEN,
+        },
+      },
+      prefix,
+    ),
+    handler: (request, reply) =>
+      answering(request, reply, async () => {
+        const issued = await createUserToken(
+          withActor(deps, request.actor),
+          request.params.agentPortfolioId,
+          request.body,
+          version,
+        );
+        return reply.status(201).send(toCreatedToken(issued, prefix));
+      }),
+  });
+}
+
+/** The update-token route of v1 or v2. */
+function updateTokenRoute(
+  app: App,
+  deps: Deps,
+  method: "PATCH",
+  url: string,
+  operationId: string,
+  version: 1 | 2,
+): void {
+  const prefix = deps.config.scopePrefix;
+  app.route({
+    method,
+    url,
+    ...api(
+      write,
+      {
+        operationId,
+        tags: TAGS,
+        summary: version === 1 ? "Update a user token (scope ids; deprecated)" : "Update a user token (scope names)",
+        description:
+          "At least one field (400 NoChangesDetected otherwise); 403 ScopeNameNotAllowed for a scope name " +
+          "outside the allowed ones. Takes effect at once on every instance.",
+        ...(version === 1 ? { deprecated: true } : {}),
+        params: TokenParams,
+        body: version === 1 ? UpdateUserTokenBody : UpdateUserTokenV2Body,
+        response: {
+          204: NoContent,
+          400: BAD("NoChangesDetected, ScopeIdNotAllowed, IpsWhitelistInvalidIp or ValidationFailed"),
+          404: NOT_FOUND,
+        },
+      },
+      prefix,
+    ),
+    handler: (request, reply) =>
+      answering(request, reply, async () => {
+        await updateUserToken(
+          withActor(deps, request.actor),
+          request.params.agentPortfolioId,
+          request.params.userTokenId,
+          request.body,
+        );
+        return reply.status(204).send(null);
+      }),
   });
 }

@@ -1,5 +1,6 @@
 import type { Deps } from "../../context.js";
 import { tradingRepository } from "../../trading/trading.repository.js";
+import { enforceCopyStopLosses } from "./copy-stop-loss.js";
 import { followClose } from "./follow-close.js";
 import { followOpen } from "./follow-open.js";
 import { mirrorsRepository, STOPPING } from "./mirrors.repository.js";
@@ -82,7 +83,16 @@ export function registerMirrorEngine(deps: Deps): void {
   // The first tick (the server has started its market) and every few after: a CLI command, which
   // opens these deps without running the market, never sweeps.
   let ticks = 0;
+  let stopsQueued = false;
   deps.market.onTick(() => {
     if (ticks++ % SWEEP_EVERY_TICKS === 0) enqueue(sweep);
+    // Copy stop-losses every tick, at most one check queued at a time.
+    if (!stopsQueued) {
+      stopsQueued = true;
+      enqueue(async () => {
+        stopsQueued = false;
+        await enforceCopyStopLosses(deps);
+      });
+    }
   });
 }
