@@ -172,6 +172,23 @@ const PRICE_ALERTS: SecurityCase[] = [
     scopes: ["agent-portfolio:write"],
   },
   {
+    route: "GET /api/v1/copy-trading/copies",
+    scopes: ["trade.demo:read", "demo:read", "trade.demo:write", "demo:write"],
+  },
+  {
+    route: "POST /api/v1/copy-trading/copies",
+    scopes: ["trade.demo:write", "demo:write"],
+    payload: { username: "nobody-here", amount: 500 },
+  },
+  {
+    route: "POST /api/v1/copy-trading/copies/:mirrorId/funds",
+    scopes: ["trade.demo:write", "demo:write"],
+    payload: { amount: 10 },
+  },
+  { route: "POST /api/v1/copy-trading/copies/:mirrorId/pause", scopes: ["trade.demo:write", "demo:write"] },
+  { route: "POST /api/v1/copy-trading/copies/:mirrorId/resume", scopes: ["trade.demo:write", "demo:write"] },
+  { route: "DELETE /api/v1/copy-trading/copies/:mirrorId", scopes: ["trade.demo:write", "demo:write"] },
+  {
     route: "GET /api/v2/agent-portfolios/user-tokens/scopes",
     scopes: ["agent-portfolio:read", "agent-portfolio:write"],
   },

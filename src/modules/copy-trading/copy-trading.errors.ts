@@ -1,5 +1,3 @@
-import type { FastifyReply, FastifyRequest } from "fastify";
-
 /**
  * An error upstream documents with its own code and status (`ScopeNameNotAllowed` 403,
  * `UserKeyNameAlreadyExists` 409, `ValidationFailed` 400 …; decision 0143). The routes answer it
@@ -19,20 +17,3 @@ export class UpstreamError extends Error {
 export const badRequest = (code: string, message: string) => new UpstreamError(400, code, message);
 export const portfolioNotFound = () => new UpstreamError(404, "NotFound", "Agent-portfolio not found");
 export const tokenNotFound = () => new UpstreamError(404, "NotFound", "User token not found");
-
-/** Runs a handler; an UpstreamError becomes its documented answer. */
-export async function answering(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  work: () => Promise<unknown>,
-): Promise<void> {
-  try {
-    await work();
-  } catch (error) {
-    if (!(error instanceof UpstreamError)) throw error;
-    request.log.info({ errorCode: error.errorCode }, error.message);
-    await reply
-      .status(error.status)
-      .send({ errorCode: error.errorCode, errorMessage: error.message, requestId: request.id });
-  }
-}

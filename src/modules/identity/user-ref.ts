@@ -15,3 +15,11 @@ export async function resolveUser(db: Executor, ref: string): Promise<UserRow> {
   if (!user) throw new AppError("NotFound", `No user "${ref}"`);
   return user;
 }
+
+export type { UserRow } from "./identity.repository.js";
+
+/** Users by id or username, and a new one (an agent portfolio's account), for other modules' use cases. */
+export function usersDirectory(db: Executor) {
+  const repo = identityRepository(db);
+  return { findUserById: repo.findUserById, findUserByUsername: repo.findUserByUsername, insertUser: repo.insertUser };
+}

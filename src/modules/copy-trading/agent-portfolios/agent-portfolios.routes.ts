@@ -2,7 +2,7 @@ import { type Access, api } from "../../../http/access.js";
 import type { App } from "../../../http/app-type.js";
 import { errorResponse, NoContent } from "../../../http/schemas.js";
 import { type Deps, withActor } from "../../context.js";
-import { answering } from "../copy-trading.errors.js";
+import { answering } from "../upstream-errors.routes.js";
 import {
   CreateAgentPortfolioBody,
   CreateAgentPortfolioPartialResponse,

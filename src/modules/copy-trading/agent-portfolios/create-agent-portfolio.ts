@@ -3,10 +3,10 @@ import { requireUser } from "../../../core/access.js";
 import { isoNow } from "../../../core/clock.js";
 import { newId } from "../../../core/ids.js";
 import { type Ctx, transact } from "../../context.js";
-import { identityRepository } from "../../identity/identity.repository.js";
 import { demoCidOf } from "../../identity/identity.view.js";
+import { usersDirectory } from "../../identity/user-ref.js";
+import { demoLedger } from "../../trading/demo-ledger.js";
 import { toCents } from "../../trading/math.js";
-import { tradingRepository } from "../../trading/trading.repository.js";
 import { badRequest } from "../copy-trading.errors.js";
 import { startMirror } from "../mirrors/start-mirror.js";
 import type { AgentPortfolioRow } from "./agent-portfolios.repository.js";
@@ -84,7 +84,7 @@ export async function createAgentPortfolio(
     const now = isoNow(ctx.clock);
     // The agent's account is a user of its own, private (found through its portfolio, not by search).
     const username = `agent-${randomBytes(5).toString("hex")}`;
-    const agent = await identityRepository(trx).insertUser({
+    const agent = await usersDirectory(trx).insertUser({
       id: newId(),
       username,
       usernameLower: username,
@@ -103,7 +103,7 @@ export async function createAgentPortfolio(
       createdAt: now,
     });
     const balance = settings.agentVirtualBalanceCents;
-    await tradingRepository(trx).createAccountIfMissing({
+    await demoLedger(trx).createAccountIfMissing({
       userId: agent.id,
       cid: demoCidOf(agent.gcid),
       cashCents: balance,

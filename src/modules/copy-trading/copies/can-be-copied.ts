@@ -1,4 +1,4 @@
-import type { UserRow } from "../../identity/identity.repository.js";
+import type { UserRow } from "../../identity/user-ref.js";
 
 /**
  * Whether `user` may be copied: THE one rule (decision 0147). For now a user whose profile is not

@@ -4,33 +4,11 @@ import type { App } from "../../../http/app-type.js";
 import { errorResponse, NoContent } from "../../../http/schemas.js";
 import { type Deps, withActor } from "../../context.js";
 import { READ_SCOPES, TRADE_SCOPES } from "../../trading/demo-account.js";
-import { fromCents } from "../../trading/math.js";
-import type { MirrorRow } from "../mirrors/mirrors.repository.js";
 import { fundCopy, listCopies, pauseCopy, startCopy, stopCopy } from "./copies.js";
+import { Copy } from "./copies.schemas.js";
+import { toCopy } from "./copies.view.js";
 
 const TAGS = ["Copy Trading"];
-const Copy = Type.Object({
-  mirrorId: Type.Integer(),
-  status: Type.String({ description: "active, paused or stopping" }),
-  initialInvestment: Type.Number(),
-  depositSummary: Type.Number(),
-  withdrawalSummary: Type.Number(),
-  availableAmount: Type.Number(),
-  closedPositionsNetProfit: Type.Number(),
-  stopLossAmount: Type.Number({ description: "0 = none" }),
-  startedCopyDate: Type.String({ format: "date-time" }),
-});
-const toCopy = (m: MirrorRow) => ({
-  mirrorId: m.mirrorId,
-  status: m.status,
-  initialInvestment: fromCents(m.initialInvestmentCents),
-  depositSummary: fromCents(m.depositCents),
-  withdrawalSummary: fromCents(m.withdrawalCents),
-  availableAmount: fromCents(m.availableCashCents),
-  closedPositionsNetProfit: fromCents(m.closedPnlCents),
-  stopLossAmount: fromCents(m.stopLossCents),
-  startedCopyDate: m.startedAt,
-});
 const MirrorParams = Type.Object({ mirrorId: Type.Integer({ minimum: 1 }) });
 const NOT_FOUND = errorResponse(404, "No such copy of the caller's (agent portfolios' copies are managed there)");
 const write = { scopes: TRADE_SCOPES, requestIdRequired: true } as const;

@@ -2,11 +2,11 @@ import { requireUser } from "../../../core/access.js";
 import { isoNow } from "../../../core/clock.js";
 import { AppError, invalid } from "../../../core/errors.js";
 import { type Ctx, transact } from "../../context.js";
-import { identityRepository } from "../../identity/identity.repository.js";
+import { usersDirectory } from "../../identity/user-ref.js";
 import { notify } from "../../notifications/notify.js";
 import { READ_SCOPES, TRADE_SCOPES } from "../../trading/demo-account.js";
+import { demoLedger } from "../../trading/demo-ledger.js";
 import { fromCents, toCents } from "../../trading/math.js";
-import { tradingRepository } from "../../trading/trading.repository.js";
 import { ACTIVE, type MirrorRow, mirrorsRepository, PAUSED } from "../mirrors/mirrors.repository.js";
 import { startMirror } from "../mirrors/start-mirror.js";
 import { stopMirror } from "../mirrors/stop-mirror.js";
@@ -39,10 +39,10 @@ export async function startCopy(ctx: Ctx, input: StartCopyInput): Promise<Mirror
   }
   const stopLossCents = input.stopLossAmount === undefined ? 0 : amountCents("stopLossAmount", input.stopLossAmount);
   if (stopLossCents >= cents) throw invalid("stopLossAmount", `must be below {amount}, ${input.amount} USD`);
-  const parent = await identityRepository(ctx.db.kysely).findUserByUsername(input.username);
+  const parent = await usersDirectory(ctx.db.kysely).findUserByUsername(input.username);
   if (!parent || !canBeCopied(parent)) throw new AppError("NotFound", `No user "${input.username}" may be copied`);
   if (parent.id === actor.userId) throw invalid("username", "must name someone else: nobody copies themself");
-  const me = await identityRepository(ctx.db.kysely).findUserById(actor.userId);
+  const me = await usersDirectory(ctx.db.kysely).findUserById(actor.userId);
   const mirrorId = await transact(ctx, async (trx) => {
     const started = await startMirror(ctx, trx, actor, {
       parentUserId: parent.id,
@@ -89,7 +89,7 @@ export async function fundCopy(ctx: Ctx, mirrorId: number, amount: number): Prom
     throw invalid("amount", `must be a non-zero amount of USD with at most 2 decimals; got ${amount}`);
   await transact(ctx, async (trx) => {
     const now = isoNow(ctx.clock);
-    const trading = tradingRepository(trx);
+    const trading = demoLedger(trx);
     const mirrors = mirrorsRepository(trx);
     if (cents > 0) {
       if (!(await trading.debit(mirror.copierUserId, cents, now)))

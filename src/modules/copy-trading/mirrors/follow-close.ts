@@ -3,9 +3,8 @@ import type { CloseReason } from "../../../core/events.js";
 import { type Deps, transact, withActor } from "../../context.js";
 import { findInstruments } from "../../market/find-instruments.js";
 import { currentQuotes } from "../../market/quotes.js";
-import { applyClose } from "../../trading/close-position.js";
+import { applyCloseIn, demoLedger, type PositionRow } from "../../trading/demo-ledger.js";
 import { UNITS_EPSILON } from "../../trading/math.js";
-import { type PositionRow, tradingRepository } from "../../trading/trading.repository.js";
 import { mirrorsRepository } from "./mirrors.repository.js";
 
 /**
@@ -27,7 +26,7 @@ export async function followClose(deps: Deps, parentPositionId: number, reason?:
   const db = deps.db.kysely;
   const children = await mirrorsRepository(db).openChildrenOf(parentPositionId);
   if (children.length === 0) return 0;
-  const parent = await tradingRepository(db).findPosition(parentPositionId);
+  const parent = await demoLedger(db).findPosition(parentPositionId);
   if (!parent) return 0;
   const last = await mirrorsRepository(db).lastClose(parentPositionId);
   if (!last) return 0;
@@ -38,12 +37,12 @@ export async function followClose(deps: Deps, parentPositionId: number, reason?:
     const excess = child.units - targetUnits(child, parent);
     if (excess <= UNITS_EPSILON) continue;
     const done = await transact(deps, async (trx, record) => {
-      const repo = tradingRepository(trx);
+      const repo = demoLedger(trx);
       const fresh = await repo.findPosition(child.positionId);
       if (fresh?.status !== "open") return null;
       const units = Math.min(fresh.units, fresh.units - targetUnits(fresh, parent));
       if (units <= UNITS_EPSILON) return null;
-      return applyClose(ctx, repo, record, fresh, {
+      return applyCloseIn(ctx, trx, record, fresh, {
         units,
         rate: last.closeRate,
         reason: reason ?? (last.closeReason as CloseReason),
@@ -62,10 +61,10 @@ export async function closeCopyAtMarket(deps: Deps, position: PositionRow): Prom
   const symbol = (await findInstruments(ctx, [position.instrumentId])).get(position.instrumentId)?.symbol ?? "";
   const rate = quote ? (position.isBuy === 1 ? quote.bid : quote.ask) : position.openRate;
   const done = await transact(deps, async (trx, record) => {
-    const repo = tradingRepository(trx);
+    const repo = demoLedger(trx);
     const fresh = await repo.findPosition(position.positionId);
     if (fresh?.status !== "open") return null;
-    return applyClose(ctx, repo, record, fresh, { units: fresh.units, rate, reason: "Manual", symbol });
+    return applyCloseIn(ctx, trx, record, fresh, { units: fresh.units, rate, reason: "Manual", symbol });
   });
   return done !== null;
 }

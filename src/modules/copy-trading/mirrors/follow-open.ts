@@ -4,8 +4,8 @@ import { type Deps, transact, withActor } from "../../context.js";
 import { demoCidOf } from "../../identity/identity.view.js";
 import { findInstruments, type Instrument } from "../../market/find-instruments.js";
 import { ORDER_TYPE_OPEN, STATUS_EXECUTED } from "../../trading/demo-account.js";
+import { demoLedger, type PositionRow } from "../../trading/demo-ledger.js";
 import { unitsFor } from "../../trading/math.js";
-import { type PositionRow, tradingRepository } from "../../trading/trading.repository.js";
 import { type MirrorRow, mirrorsRepository } from "./mirrors.repository.js";
 
 /** Why a mirror did not copy an open (copy_mirror_opens.skip_reason). */
@@ -18,7 +18,7 @@ export type SkipReason = "BelowMinimum" | "InsufficientMirrorCash";
  */
 export async function sizingEquityCents(deps: Deps, userId: string): Promise<number> {
   const db = deps.db.kysely;
-  const account = await tradingRepository(db).findAccount(userId);
+  const account = await demoLedger(db).findAccount(userId);
   if (!account) return 0;
   const row = await db
     .selectFrom("demoPositions")
@@ -94,7 +94,7 @@ async function openCopy(
     };
     if (amountCents < Math.round(instrument.minAmount * 100)) return skip("BelowMinimum");
     if (!(await mirrors.debitMirror(mirror.mirrorId, amountCents, now))) return skip("InsufficientMirrorCash");
-    const trading = tradingRepository(trx);
+    const trading = demoLedger(trx);
     const units = unitsFor(amountCents, parent.leverage, parent.openRate);
     const copier = await trx
       .selectFrom("users")

@@ -1,5 +1,5 @@
 import type { Deps } from "../../context.js";
-import { tradingRepository } from "../../trading/trading.repository.js";
+import { demoLedger } from "../../trading/demo-ledger.js";
 import { enforceCopyStopLosses } from "./copy-stop-loss.js";
 import { followClose } from "./follow-close.js";
 import { followOpen } from "./follow-open.js";
@@ -73,7 +73,7 @@ export function registerMirrorEngine(deps: Deps): void {
   deps.bus.subscribe("PositionOpened", (event) => {
     enqueue(async () => {
       if ((await mirrorsRepository(deps.db.kysely).activeMirrorsOf(event.userId)).length === 0) return;
-      const parent = await tradingRepository(deps.db.kysely).findPosition(event.positionId);
+      const parent = await demoLedger(deps.db.kysely).findPosition(event.positionId);
       if (parent) await followOpen(deps, parent);
     });
   });

@@ -1,7 +1,7 @@
 import { type Insertable, type Selectable, sql } from "kysely";
 import type { Executor } from "../../../infra/db/executor.js";
 import type { CopyMirrorsTable, DemoPositionsTable } from "../../../infra/db/schema.js";
-import type { PositionRow } from "../../trading/trading.repository.js";
+import type { PositionRow } from "../../trading/demo-ledger.js";
 
 type Money<T, K extends keyof T> = Omit<T, K> & { [P in K]: number };
 export type MirrorRow = Money<

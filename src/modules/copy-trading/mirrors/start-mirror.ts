@@ -2,8 +2,7 @@ import type { UserActor } from "../../../core/actor.js";
 import { isoNow } from "../../../core/clock.js";
 import type { Executor } from "../../../infra/db/executor.js";
 import type { Deps } from "../../context.js";
-import { demoAccountOf } from "../../trading/demo-account.js";
-import { tradingRepository } from "../../trading/trading.repository.js";
+import { demoAccountIn, demoLedger } from "../../trading/demo-ledger.js";
 import { ACTIVE, mirrorsRepository } from "./mirrors.repository.js";
 
 export type StartRefusal = "InsufficientCash" | "TooManyCopies";
@@ -19,11 +18,11 @@ export async function startMirror(
   input: { parentUserId: string; investmentCents: number; stopLossCents: number; agentPortfolioId: string | null },
 ): Promise<number | StartRefusal> {
   const mirrors = mirrorsRepository(trx);
-  const trading = tradingRepository(trx);
+  const trading = demoLedger(trx);
   if ((await mirrors.mirrorsOfCopier(copier.userId)).length >= deps.config.copyTrading.maxCopiesPerUser) {
     return "TooManyCopies";
   }
-  await demoAccountOf(deps, trading, copier);
+  await demoAccountIn(deps, trx, copier);
   const now = isoNow(deps.clock);
   if (!(await trading.debit(copier.userId, input.investmentCents, now))) return "InsufficientCash";
   return mirrors.insertMirror({

@@ -1,6 +1,6 @@
 import { isoNow } from "../../../core/clock.js";
 import { type Deps, transact } from "../../context.js";
-import { tradingRepository } from "../../trading/trading.repository.js";
+import { demoLedger } from "../../trading/demo-ledger.js";
 import { closeCopyAtMarket } from "./follow-close.js";
 import { ACTIVE, mirrorsRepository, PAUSED, STOPPED, STOPPING } from "./mirrors.repository.js";
 
@@ -39,6 +39,6 @@ export async function finishStop(deps: Deps, mirrorId: number): Promise<void> {
       .executeTakeFirst();
     if (Number(drained.numUpdatedRows) !== 1) return;
     // The cash that comes back holds the mirror's whole realised P/L: the account books it now.
-    await tradingRepository(trx).settle(mirror.copierUserId, mirror.availableCashCents, mirror.closedPnlCents, now);
+    await demoLedger(trx).settle(mirror.copierUserId, mirror.availableCashCents, mirror.closedPnlCents, now);
   });
 }
