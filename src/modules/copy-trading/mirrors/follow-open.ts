@@ -71,6 +71,9 @@ export async function followOpen(deps: Deps, parent: PositionRow, only?: MirrorR
   const parentEquity = await sizingEquityCents(deps, parent.userId);
   let opened = 0;
   for (const mirror of mirrors) {
+    // Between two copies the event loop serves whatever waits (the trader's next request): on
+    // SQLite every statement runs synchronously, so a long run of copies would otherwise hold it.
+    await new Promise((resolve) => setImmediate(resolve));
     const equity = await mirrorEquityCents(deps, mirror);
     const amount = mirrorAmountCents(parent.initialAmountCents, equity, parentEquity);
     if (await openCopy(deps, mirror, parent, instrument, amount)) opened++;
