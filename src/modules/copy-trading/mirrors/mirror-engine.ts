@@ -34,10 +34,14 @@ export function mirrorEngineOf(deps: Deps): Engine | undefined {
 export function registerMirrorEngine(deps: Deps): void {
   let chain: Promise<void> = Promise.resolve();
   const enqueue = (task: () => Promise<unknown>) => {
-    chain = chain.then(task).then(
-      () => undefined,
-      (error: unknown) => deps.log.error({ err: error }, "copy engine task failed"),
-    );
+    // Each task starts on a later turn of the event loop, never inside the trader's publish.
+    chain = chain
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      .then(task)
+      .then(
+        () => undefined,
+        (error: unknown) => deps.log.error({ err: error }, "copy engine task failed"),
+      );
   };
   const sweep = async () => {
     const repo = mirrorsRepository(deps.db.kysely);
