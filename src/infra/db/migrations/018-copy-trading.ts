@@ -77,11 +77,7 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
 
   await db.schema.alterTable("demo_positions").addColumn("mirror_id", "integer").execute();
   await db.schema.alterTable("demo_positions").addColumn("parent_position_id", "integer").execute();
-  await db.schema
-    .createIndex("demo_positions_mirror")
-    .on("demo_positions")
-    .columns(["mirror_id", "status"])
-    .execute();
+  await db.schema.createIndex("demo_positions_mirror").on("demo_positions").columns(["mirror_id", "status"]).execute();
   await db.schema
     .createIndex("demo_positions_parent")
     .on("demo_positions")
