@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { KeyPairRevoked, OAuthGrantRevoked } from "../../core/events.js";
 import type { Quote } from "../../core/market.js";
 import { MemoryPresence, type Presence } from "../../infra/presence/presence.js";
 import type { Deps } from "../context.js";
@@ -15,6 +16,8 @@ export interface Subscriber {
   readonly userId: string | undefined;
   readonly private: boolean;
   readonly notifications: boolean;
+  /** A credential of its user was revoked: the socket ends if it authenticated with it. */
+  credentialRevoked(event: KeyPairRevoked | OAuthGrantRevoked): void;
 }
 
 /**
@@ -136,6 +139,11 @@ export class RealtimeHub {
     }
   }
 
+  /** Tells every socket of the event's user that one of its credentials was revoked. */
+  credentialRevoked(event: KeyPairRevoked | OAuthGrantRevoked): void {
+    for (const socket of this.byUser.get(event.userId) ?? []) socket.credentialRevoked(event);
+  }
+
   /** A message for every socket of `userId` that listens to the topic. */
   toUser(userId: string, topic: "private" | "notifications", type: string, content: unknown): void {
     const set = this.byUser.get(userId);
@@ -180,6 +188,8 @@ export function registerRealtimeFeeds(deps: Deps): void {
       });
     }
   });
+  deps.bus.subscribeEverywhere("KeyPairRevoked", (event) => hub.credentialRevoked(event));
+  deps.bus.subscribeEverywhere("OAuthGrantRevoked", (event) => hub.credentialRevoked(event));
   deps.bus.subscribeEverywhere("NotificationCreated", (event) =>
     hub.toUser(event.userId, "notifications", NOTIFICATION_TYPE, event.item),
   );
