@@ -12,6 +12,7 @@ import { registerPublicWatchlistRoutes } from "./public-watchlists.routes.js";
 import { renameWatchlist } from "./rename-watchlist.js";
 import { selectDefaultWatchlist } from "./select-default-watchlist.js";
 import { setWatchlistVisibility } from "./set-watchlist-visibility.js";
+import { registerWatchlistDiscoveryRoutes } from "./discovery/discovery.routes.js";
 import { registerWatchlistItemRoutes } from "./watchlist-items.routes.js";
 import { WATCHLIST_READ_SCOPES, WATCHLIST_WRITE_SCOPES } from "./watchlists.rules.js";
 import {
@@ -217,6 +218,7 @@ export function registerWatchlistRoutes(app: App, deps: Deps): void {
 
   registerPublicWatchlistRoutes(app, deps);
   registerWatchlistItemRoutes(app, deps);
+  registerWatchlistDiscoveryRoutes(app, deps);
 }
 
 /** A new watchlist; the twin operation also makes it the caller's selected default. */
