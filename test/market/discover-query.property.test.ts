@@ -21,7 +21,10 @@ const record = (instrumentId: number) =>
       {
         symbol: fc.constantFrom("AAPL", "aapl", "MSFT", "BTC", "Z"),
         internalExchangeName: fc.constantFrom("NASDAQ", "NYSE", "nasdaq"),
-        marketCap: fc.option(fc.integer({ min: 0, max: 5 }).map((n) => n * 1e11), { nil: undefined }),
+        marketCap: fc.option(
+          fc.integer({ min: 0, max: 5 }).map((n) => n * 1e11),
+          { nil: undefined },
+        ),
         dailyPriceChange: fc.option(fc.double({ min: -5, max: 5, noNaN: true }), { nil: undefined }),
         isOpen: fc.boolean(),
         exchangeID: fc.integer({ min: 1, max: 4 }),
@@ -40,31 +43,45 @@ const records = fc
 
 /** A field name as a client might spell it: any mix of case. */
 const spelled = (name: string) =>
-  fc.array(fc.boolean(), { minLength: name.length, maxLength: name.length }).map((upper) =>
-    [...name].map((c, i) => (upper[i] ? c.toUpperCase() : c.toLowerCase())).join(""),
-  );
+  fc
+    .array(fc.boolean(), { minLength: name.length, maxLength: name.length })
+    .map((upper) => [...name].map((c, i) => (upper[i] ? c.toUpperCase() : c.toLowerCase())).join(""));
 
 const filterParam = fc.oneof(
   fc.tuple(fc.constant("symbol"), fc.constantFrom("AAPL", "msft", "nothing")),
   fc.tuple(fc.constant("internalExchangeName"), fc.constantFrom("nasdaq", "NYSE")),
   fc.tuple(fc.constant("isOpen"), fc.constantFrom("true", "false")),
   fc.tuple(fc.constant("exchangeID"), fc.integer({ min: 0, max: 5 }).map(String)),
-  fc.tuple(fc.constantFrom("marketCapMin", "marketCapMax"), fc.integer({ min: 0, max: 5 }).map((n) => String(n * 1e11))),
-  fc.tuple(fc.constantFrom("dailyPriceChangeMin", "dailyPriceChangeMax"), fc.double({ min: -6, max: 6, noNaN: true }).map(String)),
+  fc.tuple(
+    fc.constantFrom("marketCapMin", "marketCapMax"),
+    fc.integer({ min: 0, max: 5 }).map((n) => String(n * 1e11)),
+  ),
+  fc.tuple(
+    fc.constantFrom("dailyPriceChangeMin", "dailyPriceChangeMax"),
+    fc.double({ min: -6, max: 6, noNaN: true }).map(String),
+  ),
 );
 
 const sortKeys = fc
-  .uniqueArray(fc.constantFrom("symbol", "internalExchangeName", "marketCap", "dailyPriceChange", "isOpen", "exchangeID"), {
-    maxLength: 3,
-  })
+  .uniqueArray(
+    fc.constantFrom("symbol", "internalExchangeName", "marketCap", "dailyPriceChange", "isOpen", "exchangeID"),
+    {
+      maxLength: 3,
+    },
+  )
   .chain((fields) =>
-    fc.tuple(...fields.map((f) => fc.tuple(spelled(f), fc.boolean()).map(([name, desc]) => `${desc ? "-" : ""}${name}`))),
+    fc.tuple(
+      ...fields.map((f) => fc.tuple(spelled(f), fc.boolean()).map(([name, desc]) => `${desc ? "-" : ""}${name}`)),
+    ),
   );
 
 const rawQuery = fc
   .record({
     filters: fc.uniqueArray(filterParam, { maxLength: 3, selector: ([name]) => name }),
-    sort: fc.option(sortKeys.filter((k) => k.length > 0), { nil: undefined }),
+    sort: fc.option(
+      sortKeys.filter((k) => k.length > 0),
+      { nil: undefined },
+    ),
     fields: fc.option(fc.subarray(["symbol", "marketCap", "isOpen", "dailyPriceChange"], { minLength: 1 }), {
       nil: undefined,
     }),
@@ -108,7 +125,7 @@ function inOrder(a: InstrumentRecord, b: InstrumentRecord, sort: DiscoverQuery["
     if (p === r) continue;
     return descending ? p > r : p < r;
   }
-  return a.instrumentId < b.instrumentId;
+  return (a.instrumentId as number) < (b.instrumentId as number);
 }
 
 describe("the Asset Explorer's query (filters, sort, paging)", () => {
@@ -129,7 +146,7 @@ describe("the Asset Explorer's query (filters, sort, paging)", () => {
           }
           if (result.items.length === 0) break;
         }
-        const expected = rs.filter((r) => keeps(r, q)).map((r) => r.instrumentId);
+        const expected = rs.filter((r) => keeps(r, q)).map((r) => r.instrumentId as number);
         expect([...seen].sort((a, b) => a - b)).toEqual([...expected].sort((a, b) => a - b));
         for (let i = 1; i < seen.length; i++) {
           expect(inOrder(byId.get(seen[i - 1]!)!, byId.get(seen[i]!)!, first.sort)).toBe(true);
@@ -141,13 +158,16 @@ describe("the Asset Explorer's query (filters, sort, paging)", () => {
 
   it("field names are read in any case, as upstream's own schema and examples differ (displayname/displayName)", () => {
     fc.assert(
-      fc.property(fc.constantFrom(...FIELD_NAMES).chain((f) => fc.tuple(fc.constant(f), spelled(f))), ([field, name]) => {
-        expect(fieldNamed(name)).toBe(field);
-        expect(parseDiscoverQuery({ sort: `-${name}` }).sort).toEqual([{ field, descending: true }]);
-        expect(parseDiscoverQuery({ fields: name }).fields).toEqual(
-          field === "instrumentId" ? ["instrumentId"] : ["instrumentId", field],
-        );
-      }),
+      fc.property(
+        fc.constantFrom(...FIELD_NAMES).chain((f) => fc.tuple(fc.constant(f), spelled(f))),
+        ([field, name]) => {
+          expect(fieldNamed(name)).toBe(field);
+          expect(parseDiscoverQuery({ sort: `-${name}` }).sort).toEqual([{ field, descending: true }]);
+          expect(parseDiscoverQuery({ fields: name }).fields).toEqual(
+            field === "instrumentId" ? ["instrumentId"] : ["instrumentId", field],
+          );
+        },
+      ),
     );
   });
 
@@ -190,7 +210,9 @@ describe("the Asset Explorer's query (filters, sort, paging)", () => {
         rejected({ fields: `symbol,${name}` }, "fields");
       }),
     );
-    const textOrFlag = FIELD_NAMES.filter((f) => INSTRUMENT_FIELDS[f] === "string" || INSTRUMENT_FIELDS[f] === "boolean");
+    const textOrFlag = FIELD_NAMES.filter(
+      (f) => INSTRUMENT_FIELDS[f] === "string" || INSTRUMENT_FIELDS[f] === "boolean",
+    );
     fc.assert(
       fc.property(fc.constantFrom(...textOrFlag), fc.constantFrom("Min", "Max"), (field, suffix) =>
         rejected({ [`${field}${suffix}`]: "1" }, `${field}${suffix}`),

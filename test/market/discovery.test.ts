@@ -189,7 +189,9 @@ describe.each(engines())("market reference data and the Asset Explorer on %s", (
   });
 
   it("discover: pages do not overlap and end with an empty page", async () => {
-    const all = (await items(`${DISCOVER}?pageSize=100&sort=-instrumentTypeID&fields=symbol`)).map((i) => i.instrumentId);
+    const all = (await items(`${DISCOVER}?pageSize=100&sort=-instrumentTypeID&fields=symbol`)).map(
+      (i) => i.instrumentId,
+    );
     const paged: number[] = [];
     for (let page = 1; ; page++) {
       const res = (await get(`${DISCOVER}?pageSize=7&page=${page}&sort=-instrumentTypeID&fields=symbol`)).json();

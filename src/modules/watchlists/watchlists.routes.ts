@@ -5,6 +5,7 @@ import { type Deps, withActor } from "../context.js";
 import { changeWatchlistRank } from "./change-watchlist-rank.js";
 import { createWatchlist } from "./create-watchlist.js";
 import { deleteWatchlist } from "./delete-watchlist.js";
+import { registerWatchlistDiscoveryRoutes } from "./discovery/discovery.routes.js";
 import { getWatchlist } from "./get-watchlist.js";
 import { listDefaultWatchlistItems } from "./list-default-items.js";
 import { listWatchlists } from "./list-watchlists.js";
@@ -12,7 +13,6 @@ import { registerPublicWatchlistRoutes } from "./public-watchlists.routes.js";
 import { renameWatchlist } from "./rename-watchlist.js";
 import { selectDefaultWatchlist } from "./select-default-watchlist.js";
 import { setWatchlistVisibility } from "./set-watchlist-visibility.js";
-import { registerWatchlistDiscoveryRoutes } from "./discovery/discovery.routes.js";
 import { registerWatchlistItemRoutes } from "./watchlist-items.routes.js";
 import { WATCHLIST_READ_SCOPES, WATCHLIST_WRITE_SCOPES } from "./watchlists.rules.js";
 import {

@@ -48,7 +48,10 @@ export function parseFieldList(param: string, text: string): InstrumentField[] {
   for (const raw of text.split(",")) {
     const field = fieldNamed(raw);
     if (!field) {
-      throw bad(param, raw.trim() === "" ? "has an empty entry" : `names ${JSON.stringify(raw.trim())}, not ${supported()}`);
+      throw bad(
+        param,
+        raw.trim() === "" ? "has an empty entry" : `names ${JSON.stringify(raw.trim())}, not ${supported()}`,
+      );
     }
     if (!out.includes(field)) out.push(field);
   }

@@ -35,7 +35,13 @@ export function registerDiscoveryRoutes(app: App, deps: Deps): void {
           "name ending in `Min` or `Max` bounds a numeric field, inclusive (`marketCapMin=1000000000000`). An " +
           "unknown field, a malformed value or a bound on a non-numeric field is a 400.",
         querystring: DiscoverQuery,
-        response: { 200: DiscoverResponse, 400: errorResponse(400, "A filter, sort or fields parameter names no supported field, or a value is malformed") },
+        response: {
+          200: DiscoverResponse,
+          400: errorResponse(
+            400,
+            "A filter, sort or fields parameter names no supported field, or a value is malformed",
+          ),
+        },
       },
       prefix,
     ),

@@ -35,7 +35,10 @@ export async function getInstrument(
     const outside = allowed ? asked.filter((f) => !allowed.includes(f)) : [];
     if (outside.length > 0) {
       throw new AppError("BadRequest", `The query parameter fields names fields outside the shortener.`, [
-        { field: "fields", problem: `must name fields of the shortener only (${allowed!.join(", ")}); got ${outside.join(", ")}` },
+        {
+          field: "fields",
+          problem: `must name fields of the shortener only (${allowed!.join(", ")}); got ${outside.join(", ")}`,
+        },
       ]);
     }
     fields = asked;
