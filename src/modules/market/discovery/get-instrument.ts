@@ -4,7 +4,7 @@ import type { Ctx } from "../../context.js";
 import { findInstrumentBySymbol, findInstrumentDetails } from "../find-instruments.js";
 import { MARKET_DATA_SCOPES } from "../market-data.js";
 import { currentQuotes } from "../quotes.js";
-import { closingPrices } from "../reference-data/closing-prices.js";
+import { CLOSE_CANDLES, closingPrices } from "../reference-data/closing-prices.js";
 import { parseFieldList, project, projection } from "./discover-query.js";
 import { type InstrumentField, type InstrumentRecord, toInstrumentRecord } from "./instrument-fields.js";
 import { isShortener, SHORTENER_NAMES, SHORTENERS } from "./shorteners.js";
@@ -47,6 +47,9 @@ export async function getInstrument(
   if (!found) throw notFound(`Instrument ${JSON.stringify(symbol)}`);
   const instrument = (await findInstrumentDetails(ctx, [found.instrumentId])).get(found.instrumentId)!;
   const quote = (await currentQuotes(ctx, [instrument.instrumentId])).get(instrument.instrumentId);
-  const closes = closingPrices(ctx.market.candles(instrument.instrumentId, "OneDay", 1000, "asc"), ctx.clock.now());
+  const closes = closingPrices(
+    ctx.market.candles(instrument.instrumentId, "OneDay", CLOSE_CANDLES, "asc"),
+    ctx.clock.now(),
+  );
   return project(toInstrumentRecord({ instrument, quote, closes }), fields);
 }

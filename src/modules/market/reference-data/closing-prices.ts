@@ -15,6 +15,13 @@ export interface ClosingPrices {
 export const NO_CLOSE: Close = Object.freeze({ price: -1, date: "0001-01-01T00:00:00.000Z" });
 
 const DAY = 86_400_000;
+
+/**
+ * The most recent daily candles that always hold every close: at most 31 candles start in the
+ * current month, so the last one before the 1st is among the 32 latest (33 leaves room for the one
+ * in progress at midnight). Fewer candles to copy than the 1000 the engine keeps.
+ */
+export const CLOSE_CANDLES = 33;
 /** Weeks start on Monday, as the candles' OneWeek interval does. */
 const WEEK_OFFSET = 4 * DAY;
 const WEEK = 7 * DAY;

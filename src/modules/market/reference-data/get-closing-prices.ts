@@ -4,10 +4,7 @@ import type { Ctx, Deps } from "../../context.js";
 import { type InstrumentDetail, listInstruments } from "../find-instruments.js";
 import { MARKET_DATA_SCOPES } from "../market-data.js";
 import { currentQuotes } from "../quotes.js";
-import { type ClosingPrices, closingPrices } from "./closing-prices.js";
-
-/** Daily candles kept by the engine (candles.ts keeps 1000 per interval): enough for any month. */
-const DAY_CANDLES = 1000;
+import { CLOSE_CANDLES, type ClosingPrices, closingPrices } from "./closing-prices.js";
 
 export interface PricedSnapshot {
   instrument: InstrumentDetail;
@@ -29,7 +26,7 @@ export async function pricedCatalog(deps: Deps): Promise<PricedSnapshot[]> {
   return instruments.map((instrument) => ({
     instrument,
     quote: quotes.get(instrument.instrumentId),
-    closes: closingPrices(deps.market.candles(instrument.instrumentId, "OneDay", DAY_CANDLES, "asc"), now),
+    closes: closingPrices(deps.market.candles(instrument.instrumentId, "OneDay", CLOSE_CANDLES, "asc"), now),
   }));
 }
 
