@@ -837,6 +837,133 @@ const CASES: Case[] = [
     }),
   },
 
+  {
+    op: "GET /api/v1/market-data/exchanges",
+    status: 200,
+    what: "the exchanges",
+    request: (w) => ({ method: "GET", url: "/api/v1/market-data/exchanges", as: w.me }),
+    content: (body: { exchangeInfo: unknown[] }) => expect(body.exchangeInfo.length).toBeGreaterThan(5),
+  },
+  {
+    op: "GET /api/v1/market-data/instrument-types",
+    status: 200,
+    what: "two instrument types by id",
+    request: (w) => ({ method: "GET", url: "/api/v1/market-data/instrument-types?instrumentTypeIds=5,10", as: w.me }),
+    content: (body: { instrumentTypes: unknown[] }) => expect(body.instrumentTypes).toHaveLength(2),
+  },
+  {
+    op: "GET /api/v1/market-data/stocks-industries",
+    status: 200,
+    what: "the stock industries",
+    request: (w) => ({ method: "GET", url: "/api/v1/market-data/stocks-industries", as: w.me }),
+    content: (body: { stocksIndustries: unknown[] }) => expect(body.stocksIndustries.length).toBeGreaterThan(5),
+  },
+  {
+    op: "GET /api/v1/market-data/instruments/history/closing-price",
+    status: 200,
+    what: "every instrument's closes",
+    request: (w) => ({ method: "GET", url: "/api/v1/market-data/instruments/history/closing-price", as: w.me }),
+    content: (body: unknown[]) => expect(body.length).toBeGreaterThan(40),
+  },
+  {
+    op: "GET /api/v1/instruments/discover",
+    status: 200,
+    what: "stocks above a market cap, largest first",
+    request: (w) => ({
+      method: "GET",
+      url: "/api/v1/instruments/discover?instrumentType=Stocks&marketCapMin=100000000000&sort=-marketCap&pageSize=5",
+      as: w.me,
+    }),
+    content: (body: { items: unknown[]; totalItems: number }) => {
+      expect(body.items).toHaveLength(5);
+      expect(body.totalItems).toBeGreaterThan(5);
+    },
+  },
+  {
+    op: "GET /api/v1/instruments/discover",
+    status: 400,
+    what: "a filter on a field the catalog does not have (upstream's own example, peRatioMin)",
+    request: (w) => ({ method: "GET", url: "/api/v1/instruments/discover?peRatioMin=10", as: w.me }),
+  },
+  {
+    op: "GET /api/v1/instruments/{symbol}",
+    status: 200,
+    what: "an instrument by symbol",
+    request: (w) => ({ method: "GET", url: "/api/v1/instruments/AAPL", as: w.me }),
+    content: (body: { symbol: string }) => expect(body.symbol).toBe("AAPL"),
+  },
+  {
+    op: "GET /api/v1/instruments/{symbol}",
+    status: 404,
+    what: "an unknown symbol",
+    request: (w) => ({ method: "GET", url: "/api/v1/instruments/NOSUCHSYMBOL", as: w.me }),
+  },
+  {
+    op: "GET /api/v1/instruments/{symbol}/{shortener}",
+    status: 200,
+    what: "an instrument through the summary shortener",
+    request: (w) => ({ method: "GET", url: "/api/v1/instruments/BTC/summary", as: w.me }),
+    content: (body: { symbol: string }) => expect(body.symbol).toBe("BTC"),
+  },
+  {
+    op: "GET /api/v1/instruments/{symbol}/{shortener}",
+    status: 400,
+    what: "a shortener not in the allowed list",
+    request: (w) => ({ method: "GET", url: "/api/v1/instruments/AAPL/everything", as: w.me }),
+  },
+  {
+    op: "GET /api/v1/instruments/{symbol}/{shortener}",
+    status: 404,
+    what: "an unknown symbol",
+    request: (w) => ({ method: "GET", url: "/api/v1/instruments/NOSUCHSYMBOL/summary", as: w.me }),
+  },
+  {
+    op: "GET /api/v1/curated-lists",
+    status: 200,
+    what: "the curated lists",
+    request: (w) => ({ method: "GET", url: "/api/v1/curated-lists", as: w.me }),
+    content: (body: { curatedLists: { items: unknown[] }[] }) =>
+      expect(body.curatedLists.every((l) => l.items.length > 0)).toBe(true),
+  },
+  {
+    op: "GET /api/v1/market-recommendations/{itemsCount}",
+    status: 200,
+    what: "recommendations for a caller who watches, holds and follows",
+    request: async (w) => {
+      const u = await w.h.user(["watchlist:write", "feed:write"]);
+      await w.inject({ method: "POST", url: `/api/v1/users/${w.other.user.gcid}/follows`, as: u });
+      const created = await w.ok<{ watchlists: { watchlistId: string }[] }>(
+        {
+          method: "POST",
+          url: "/api/v1/watchlists?name=Picks",
+          as: u,
+        },
+        201,
+      );
+      await w.inject({
+        method: "POST",
+        url: `/api/v1/watchlists/${created.watchlists[0]!.watchlistId}/items`,
+        as: u,
+        body: [{ itemId: AAPL, itemType: "Instrument" }],
+      });
+      return { method: "GET", url: "/api/v1/market-recommendations/5", as: u };
+    },
+    content: (body: { Recommendations: number[] }) => {
+      expect(body.Recommendations.length).toBeGreaterThan(0);
+      expect(body.Recommendations).not.toContain(AAPL);
+    },
+  },
+  {
+    op: "GET /api/v1/market-recommendations/{itemsCount}",
+    status: 204,
+    what: "a caller who watches, holds and follows nothing",
+    request: async (w) => ({
+      method: "GET",
+      url: "/api/v1/market-recommendations/10",
+      as: await w.h.user(["watchlist:read"]),
+    }),
+  },
+
   // ------------------------------------------------------------------ demo trading
   {
     op: "POST /api/v1/trading/execution/demo/market-open-orders/by-amount",
@@ -1266,6 +1393,8 @@ const NOT_DRIVEN: Record<string, string> = {
     "any authenticated caller may read who it is: /me needs no scope, so no credential is refused with 403",
   "GET /api/v1/market-data/instruments/rates 400":
     "a malformed or over-long instrumentIds is a schema violation, and those are 422 (decision 0006)",
+  "GET /api/v1/curated-lists 204":
+    "the curated lists name the catalog's own instruments, which every server seeds: there is always one to show",
   "GET /api/v1/trading/info/demo/orders/{} 400":
     "a malformed orderId is a schema violation, and those are 422 (decision 0006)",
 };

@@ -52,6 +52,9 @@ const EXAMPLE_PARAMS: Record<string, string> = {
   direction: "asc",
   interval: "OneMinute",
   candlesCount: "10",
+  symbol: "AAPL",
+  shortener: "summary",
+  itemsCount: "10",
   positionId: "1",
   orderId: "1",
   alertId: "00000000-0000-4000-8000-000000000000",
@@ -155,6 +158,13 @@ const MARKET: SecurityCase[] = [
     route: "GET /api/v1/market-data/instruments/:instrumentId/history/candles/:direction/:interval/:candlesCount",
     scopes: MARKET_DATA,
   },
+  { route: "GET /api/v1/market-data/exchanges", scopes: MARKET_DATA },
+  { route: "GET /api/v1/market-data/instrument-types", scopes: MARKET_DATA },
+  { route: "GET /api/v1/market-data/stocks-industries", scopes: MARKET_DATA },
+  { route: "GET /api/v1/market-data/instruments/history/closing-price", scopes: MARKET_DATA },
+  { route: "GET /api/v1/instruments/discover", scopes: MARKET_DATA, query: "?instrumentTypeID=5&sort=-marketCap" },
+  { route: "GET /api/v1/instruments/:symbol", scopes: MARKET_DATA },
+  { route: "GET /api/v1/instruments/:symbol/:shortener", scopes: MARKET_DATA },
 ];
 
 const TRADING: SecurityCase[] = [
@@ -181,6 +191,8 @@ const TRADING: SecurityCase[] = [
 
 const WATCHLISTS: SecurityCase[] = [
   { route: "GET /api/v1/watchlists", scopes: WATCHLIST_READ },
+  { route: "GET /api/v1/curated-lists", scopes: WATCHLIST_READ },
+  { route: "GET /api/v1/market-recommendations/:itemsCount", scopes: WATCHLIST_READ },
   { route: "GET /api/v1/watchlists/:watchlistId", scopes: WATCHLIST_READ },
   { route: "GET /api/v1/watchlists/public/:userId", scopes: WATCHLIST_READ },
   { route: "GET /api/v1/watchlists/public/:userId/:watchlistId", scopes: WATCHLIST_READ },
