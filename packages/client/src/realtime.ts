@@ -160,7 +160,10 @@ export class RealtimeClient {
 
   on<K extends keyof RealtimeEvents>(event: K, listener: Listener<RealtimeEvents[K]>): () => void {
     let set = this.listeners.get(event);
-    if (!set) this.listeners.set(event, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      this.listeners.set(event, set);
+    }
     set.add(listener as Listener<never>);
     return () => set.delete(listener as Listener<never>);
   }
@@ -199,9 +202,15 @@ export class RealtimeClient {
   /** Opens the socket and authenticates; resolves once the channel is ready. */
   connect(): Promise<void> {
     this.closedByUser = false;
-    this.connecting ??= this.open(false).finally(() => {
-      this.connecting = undefined;
-    });
+    this.connecting ??= this.open(false)
+      .catch(async (error: unknown) => {
+        // A bearer token refused (expired): refresh it once through the REST client's auth, then retry.
+        if (await this.refreshed(error)) return this.open(false);
+        throw error;
+      })
+      .finally(() => {
+        this.connecting = undefined;
+      });
     return this.connecting;
   }
 
@@ -262,6 +271,13 @@ export class RealtimeClient {
     this.emit("connected", { reconnect });
   }
 
+  /** After a refused Authenticate: true when a REST client's auth got a new access token. */
+  private async refreshed(error: unknown): Promise<boolean> {
+    const credentials = this.options.credentials;
+    if (!(error instanceof RealtimeError && error.errorCode === "Unauthorized" && isAuth(credentials))) return false;
+    return credentials.refresh().catch(() => false);
+  }
+
   private async authenticateData(): Promise<Record<string, string>> {
     const credentials = this.options.credentials;
     if (isAuth(credentials)) return credentials.realtime();
@@ -294,10 +310,7 @@ export class RealtimeClient {
     this.timer = setTimeout(() => {
       this.open(true).catch(async (error: unknown) => {
         // An expired bearer token: a REST client's auth can refresh it before the next attempt.
-        const credentials = this.options.credentials;
-        if (error instanceof RealtimeError && error.errorCode === "Unauthorized" && isAuth(credentials)) {
-          await credentials.refresh().catch(() => false);
-        }
+        await this.refreshed(error);
         if (!this.closedByUser) this.schedule(1006, error instanceof Error ? error.message : "reconnect failed");
       });
     }, retryInMs);
@@ -358,13 +371,17 @@ export class RealtimeClient {
     }
     switch (m.type) {
       case "Trading.OrderForOpen.Update":
-        return this.emit("orderForOpen", m.content as OrderForOpenUpdate);
+        this.emit("orderForOpen", m.content as OrderForOpenUpdate);
+        return;
       case "Trading.OrderForCloseMultiple.Update":
-        return this.emit("orderForClose", m.content as OrderForCloseUpdate);
+        this.emit("orderForClose", m.content as OrderForCloseUpdate);
+        return;
       case "Trading.PositionUpdate":
-        return this.emit("positionUpdate", m.content as PositionUpdate);
+        this.emit("positionUpdate", m.content as PositionUpdate);
+        return;
       case "Notifications.Notification.Created":
-        return this.emit("notification", m.content as Record<string, unknown>);
+        this.emit("notification", m.content as Record<string, unknown>);
+        return;
     }
   }
 }
