@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -39,6 +40,13 @@ describe("the client's examples against a real server", () => {
     trader = await h.user(DEMO_SCOPES);
   });
   afterAll(async () => h.close());
+
+  it("are quoted whole in the README", () => {
+    const readme = readFileSync(join(import.meta.dirname, "../../README.md"), "utf8");
+    for (const file of ["trading-bot.mjs", "social-reader.mjs"]) {
+      expect(readme, file).toContain(readFileSync(join(EXAMPLES, file), "utf8"));
+    }
+  });
 
   it("the trading bot watches Bitcoin, opens a position with a stop-loss, sees its event, closes it", async () => {
     const { stdout } = await run(process.execPath, [join(EXAMPLES, "trading-bot.mjs")], {
