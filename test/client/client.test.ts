@@ -244,6 +244,9 @@ describe.each(engines())("the typed client against the real server on %s", (engi
         await h.deps.market.tick();
         const tick = await ticked;
         expect(Number(tick.fields.PriceRateID)).toBeGreaterThan(Number(first.fields.PriceRateID));
+        // A delta carries what moved; the merged rate keeps the snapshot's other fields.
+        expect(tick.fields.InstrumentID).toBeUndefined();
+        expect(tick.rate).toMatchObject({ InstrumentID: String(BTC), PriceRateID: tick.fields.PriceRateID });
 
         const opened = await ok(
           sta.api.POST("/api/v1/trading/execution/demo/market-open-orders/by-amount", {
