@@ -234,6 +234,152 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/market-data/exchanges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The exchanges instruments trade on
+         * @description `exchangeIds` is comma-separated; ids that name no exchange are left out.
+         *
+         *     Rate limit: market-data pool, 120 requests per 60 s, per caller.
+         */
+        get: operations["GetExchanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/market-data/instrument-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Instrument types (asset classes): currencies, commodities, indices, stocks, ETFs, crypto
+         * @description Rate limit: market-data pool, 120 requests per 60 s, per caller.
+         */
+        get: operations["GetInstrumentTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/market-data/stocks-industries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stock industries (the sector of each stock)
+         * @description Rate limit: market-data pool, 120 requests per 60 s, per caller.
+         */
+        get: operations["GetStocksIndustries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/market-data/instruments/history/closing-price": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every instrument's previous daily, weekly and monthly close
+         * @description Read off the engine's daily candles (the ones the candles operation serves): the close of the last day before today, before this week (Monday) and before this month, UTC. A period older than the engine's price history has price -1 and date 0001-01-01.
+         *
+         *     Rate limit: market-data pool, 120 requests per 60 s, per caller.
+         */
+        get: operations["getClosingPrices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/instruments/discover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Discover instruments: filter by any field, sort, page and project
+         * @description Filters are parameters named by an Instrument field (`exchangeID=4`, `instrumentType=Stocks`); a field name ending in `Min` or `Max` bounds a numeric field, inclusive (`marketCapMin=1000000000000`). An unknown field, a malformed value or a bound on a non-numeric field is a 400.
+         *
+         *     Rate limit: market-data pool, 120 requests per 60 s, per caller.
+         */
+        get: operations["discoverInstruments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/instruments/{symbol}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One instrument by its symbol
+         * @description Rate limit: market-data pool, 120 requests per 60 s, per caller.
+         */
+        get: operations["getAnInstrumentBySymbol"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/instruments/{symbol}/{shortener}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One instrument by its symbol, restricted to a field preset
+         * @description Rate limit: market-data pool, 120 requests per 60 s, per caller.
+         */
+        get: operations["getInstrumentSymbolUsingFieldShortener"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/trading/execution/demo/market-open-orders/by-amount": {
         parameters: {
             query?: never;
@@ -647,6 +793,50 @@ export interface paths {
          *     Rate limit: default pool, 60 requests per 60 s; plus writes pool, 20 requests per 60 s, per caller.
          */
         delete: operations["removeItemsFromWatchlist"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/curated-lists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Curated lists of instruments
+         * @description Themed lists of the catalog's instruments; 204 when the catalog holds none of them.
+         *
+         *     Rate limit: watchlist pool, 60 requests per 60 s, per caller.
+         */
+        get: operations["getCuratedLists"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/market-recommendations/{itemsCount}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Instruments recommended to the caller
+         * @description Each instrument the caller neither watches nor holds scores 2 points per followed user holding an open position in it, plus 1 when it shares a sub-category with one the caller watches or holds; the best `itemsCount` with a score come first (ties: more followed holders, larger market cap, smaller id). 204 when nothing scores.
+         *
+         *     Rate limit: watchlist pool, 60 requests per 60 s, per caller.
+         */
+        get: operations["getMarketRecommendations"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -3163,6 +3353,2039 @@ export interface operations {
                 };
             };
             /** @description No instrument has this id (errorCode: NotFound) */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation failed; `details` names each offending field (errorCode: ValidationFailed) */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (errorCode: TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unexpected server error; no internals are disclosed (errorCode: GeneralError) */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The database is unreachable or restarting; retry after the given seconds (errorCode: ServiceUnavailable) */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The database has no space left for this change; reads keep working (errorCode: InsufficientStorage) */
+            507: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    GetExchanges: {
+        parameters: {
+            query?: {
+                /** @description Exchange ids to retrieve (comma-separated); all when absent */
+                exchangeIds?: string;
+            };
+            header?: {
+                /** @description A unique request identifier; made by the server when absent */
+                "x-request-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Exchanges, by id; ids that name none are left out */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        exchangeInfo: {
+                            exchangeID: number;
+                            exchangeDescription: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, unknown or conflicting credentials (errorCode: Unauthorized) */
+            401: {
+                headers: {
+                    /** @description Present for bearer token problems */
+                    "WWW-Authenticate"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The credential holds none of the scopes this operation accepts; `details` names each accepted scope (`field`: `scopes`) (errorCode: InsufficientPermissions, Forbidden) */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation failed; `details` names each offending field (errorCode: ValidationFailed) */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (errorCode: TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unexpected server error; no internals are disclosed (errorCode: GeneralError) */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The database is unreachable or restarting; retry after the given seconds (errorCode: ServiceUnavailable) */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The database has no space left for this change; reads keep working (errorCode: InsufficientStorage) */
+            507: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    GetInstrumentTypes: {
+        parameters: {
+            query?: {
+                /** @description Instrument type ids to retrieve (comma-separated); all when absent */
+                instrumentTypeIds?: string;
+            };
+            header?: {
+                /** @description A unique request identifier; made by the server when absent */
+                "x-request-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Instrument types (asset classes), by id */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        instrumentTypes: {
+                            instrumentTypeID: number;
+                            instrumentTypeDescription: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, unknown or conflicting credentials (errorCode: Unauthorized) */
+            401: {
+                headers: {
+                    /** @description Present for bearer token problems */
+                    "WWW-Authenticate"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The credential holds none of the scopes this operation accepts; `details` names each accepted scope (`field`: `scopes`) (errorCode: InsufficientPermissions, Forbidden) */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation failed; `details` names each offending field (errorCode: ValidationFailed) */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (errorCode: TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unexpected server error; no internals are disclosed (errorCode: GeneralError) */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The database is unreachable or restarting; retry after the given seconds (errorCode: ServiceUnavailable) */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The database has no space left for this change; reads keep working (errorCode: InsufficientStorage) */
+            507: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    GetStocksIndustries: {
+        parameters: {
+            query?: {
+                /** @description Stock industry ids to retrieve (comma-separated); all when absent */
+                stocksIndustryIds?: string;
+            };
+            header?: {
+                /** @description A unique request identifier; made by the server when absent */
+                "x-request-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Stock industries, by id */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        stocksIndustries: {
+                            industryID: number;
+                            industryName: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, unknown or conflicting credentials (errorCode: Unauthorized) */
+            401: {
+                headers: {
+                    /** @description Present for bearer token problems */
+                    "WWW-Authenticate"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The credential holds none of the scopes this operation accepts; `details` names each accepted scope (`field`: `scopes`) (errorCode: InsufficientPermissions, Forbidden) */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation failed; `details` names each offending field (errorCode: ValidationFailed) */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (errorCode: TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unexpected server error; no internals are disclosed (errorCode: GeneralError) */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The database is unreachable or restarting; retry after the given seconds (errorCode: ServiceUnavailable) */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The database has no space left for this change; reads keep working (errorCode: InsufficientStorage) */
+            507: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getClosingPrices: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique request identifier; made by the server when absent */
+                "x-request-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every instrument's closes, read off the engine's daily candles */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        instrumentId: number;
+                        /** @description The previous day's close; -1 when there is none yet */
+                        officialClosingPrice: number;
+                        /** @description Obsolete (upstream): the simulated market never closes */
+                        isMarketOpen: boolean;
+                        closingPrices: {
+                            /** @description The close of the last day before today (UTC) */
+                            daily: {
+                                /** @description The close; -1 when the engine has no price history that far back */
+                                price: number;
+                                /**
+                                 * Format: date-time
+                                 * @description The day of the close; 0001-01-01 when there is none
+                                 */
+                                date: string;
+                            };
+                            /** @description The close of the last day before this week (weeks start on Monday) */
+                            weekly: {
+                                /** @description The close; -1 when the engine has no price history that far back */
+                                price: number;
+                                /**
+                                 * Format: date-time
+                                 * @description The day of the close; 0001-01-01 when there is none
+                                 */
+                                date: string;
+                            };
+                            /** @description The close of the last day before this month */
+                            monthly: {
+                                /** @description The close; -1 when the engine has no price history that far back */
+                                price: number;
+                                /**
+                                 * Format: date-time
+                                 * @description The day of the close; 0001-01-01 when there is none
+                                 */
+                                date: string;
+                            };
+                        };
+                    }[];
+                };
+            };
+            /** @description Missing, unknown or conflicting credentials (errorCode: Unauthorized) */
+            401: {
+                headers: {
+                    /** @description Present for bearer token problems */
+                    "WWW-Authenticate"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The credential holds none of the scopes this operation accepts; `details` names each accepted scope (`field`: `scopes`) (errorCode: InsufficientPermissions, Forbidden) */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation failed; `details` names each offending field (errorCode: ValidationFailed) */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (errorCode: TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unexpected server error; no internals are disclosed (errorCode: GeneralError) */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The database is unreachable or restarting; retry after the given seconds (errorCode: ServiceUnavailable) */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The database has no space left for this change; reads keep working (errorCode: InsufficientStorage) */
+            507: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    discoverInstruments: {
+        parameters: {
+            query?: {
+                /** @description The 1-based page number */
+                page?: number;
+                pageSize?: number;
+                /** @description Comma-separated Instrument fields; `-` before a field sorts it descending. Instruments without a value come last; ties end by instrumentId */
+                sort?: string;
+                /** @description Comma-separated Instrument fields to return (any case; instrumentId is always returned); all when absent */
+                fields?: string;
+            };
+            header?: {
+                /** @description A unique request identifier; made by the server when absent */
+                "x-request-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the instruments that match */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        page: number;
+                        pageSize: number;
+                        /** @description Instruments matching every filter */
+                        totalItems: number;
+                        items: {
+                            instrumentId?: number;
+                            displayname?: string;
+                            instrumentTypeID?: number;
+                            instrumentType?: string;
+                            exchangeID?: number;
+                            symbol?: string;
+                            isOpen?: boolean;
+                            internalAssetClassId?: number;
+                            internalInstrumentDisplayName?: string;
+                            isInternalInstrument?: boolean;
+                            internalSymbolFull?: string;
+                            isHiddenFromClient?: boolean;
+                            internalInstrumentId?: number;
+                            internalExchangeId?: number;
+                            internalExchangeName?: string;
+                            internalAssetClassName?: string;
+                            logo35x35?: string;
+                            logo50x50?: string;
+                            logo150x150?: string;
+                            dailyPriceChange?: number;
+                            absDailyPriceChange?: number;
+                            weeklyPriceChange?: number;
+                            monthlyPriceChange?: number;
+                            isDelisted?: boolean;
+                            isCurrentlyTradable?: boolean;
+                            isExchangeOpen?: boolean;
+                            internalClosingPrice?: number;
+                            isActiveInPlatform?: boolean;
+                            isBuyEnabled?: boolean;
+                            currentRate?: number;
+                            cvtBid?: number;
+                            cvtAsk?: number;
+                            cvtBiNoSpread?: number;
+                            cvtAskNoSpread?: number;
+                            internalIndustryId?: number;
+                            internalStockIndustryName?: string;
+                            industryNameId?: number;
+                            sectorNameId?: number;
+                            marketCap?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description A filter, sort or fields parameter names no supported field, or a value is malformed (errorCode: BadRequest) */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, unknown or conflicting credentials (errorCode: Unauthorized) */
+            401: {
+                headers: {
+                    /** @description Present for bearer token problems */
+                    "WWW-Authenticate"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The credential holds none of the scopes this operation accepts; `details` names each accepted scope (`field`: `scopes`) (errorCode: InsufficientPermissions, Forbidden) */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation failed; `details` names each offending field (errorCode: ValidationFailed) */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (errorCode: TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unexpected server error; no internals are disclosed (errorCode: GeneralError) */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The database is unreachable or restarting; retry after the given seconds (errorCode: ServiceUnavailable) */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The database has no space left for this change; reads keep working (errorCode: InsufficientStorage) */
+            507: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getAnInstrumentBySymbol: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated Instrument fields to return (any case; instrumentId is always returned); all when absent */
+                fields?: string;
+            };
+            header?: {
+                /** @description A unique request identifier; made by the server when absent */
+                "x-request-id"?: string;
+            };
+            path: {
+                /** @description The trading symbol (any case), e.g. AAPL */
+                symbol: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An instrument; only the fields asked for, and those the catalog has data for (price changes need a previous close). `marketCap` (USD) is this server's addition. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        instrumentId?: number;
+                        displayname?: string;
+                        instrumentTypeID?: number;
+                        instrumentType?: string;
+                        exchangeID?: number;
+                        symbol?: string;
+                        isOpen?: boolean;
+                        internalAssetClassId?: number;
+                        internalInstrumentDisplayName?: string;
+                        isInternalInstrument?: boolean;
+                        internalSymbolFull?: string;
+                        isHiddenFromClient?: boolean;
+                        internalInstrumentId?: number;
+                        internalExchangeId?: number;
+                        internalExchangeName?: string;
+                        internalAssetClassName?: string;
+                        logo35x35?: string;
+                        logo50x50?: string;
+                        logo150x150?: string;
+                        dailyPriceChange?: number;
+                        absDailyPriceChange?: number;
+                        weeklyPriceChange?: number;
+                        monthlyPriceChange?: number;
+                        isDelisted?: boolean;
+                        isCurrentlyTradable?: boolean;
+                        isExchangeOpen?: boolean;
+                        internalClosingPrice?: number;
+                        isActiveInPlatform?: boolean;
+                        isBuyEnabled?: boolean;
+                        currentRate?: number;
+                        cvtBid?: number;
+                        cvtAsk?: number;
+                        cvtBiNoSpread?: number;
+                        cvtAskNoSpread?: number;
+                        internalIndustryId?: number;
+                        internalStockIndustryName?: string;
+                        industryNameId?: number;
+                        sectorNameId?: number;
+                        marketCap?: number;
+                    };
+                };
+            };
+            /** @description `fields` names no supported field (errorCode: BadRequest) */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, unknown or conflicting credentials (errorCode: Unauthorized) */
+            401: {
+                headers: {
+                    /** @description Present for bearer token problems */
+                    "WWW-Authenticate"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The credential holds none of the scopes this operation accepts; `details` names each accepted scope (`field`: `scopes`) (errorCode: InsufficientPermissions, Forbidden) */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No instrument has this symbol (errorCode: NotFound) */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation failed; `details` names each offending field (errorCode: ValidationFailed) */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (errorCode: TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unexpected server error; no internals are disclosed (errorCode: GeneralError) */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The database is unreachable or restarting; retry after the given seconds (errorCode: ServiceUnavailable) */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The database has no space left for this change; reads keep working (errorCode: InsufficientStorage) */
+            507: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getInstrumentSymbolUsingFieldShortener: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated Instrument fields to return (any case; instrumentId is always returned); all when absent */
+                fields?: string;
+            };
+            header?: {
+                /** @description A unique request identifier; made by the server when absent */
+                "x-request-id"?: string;
+            };
+            path: {
+                /** @description The trading symbol (any case), e.g. AAPL */
+                symbol: string;
+                /** @description A field preset: summary, prices, classification, logos */
+                shortener: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An instrument; only the fields asked for, and those the catalog has data for (price changes need a previous close). `marketCap` (USD) is this server's addition. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        instrumentId?: number;
+                        displayname?: string;
+                        instrumentTypeID?: number;
+                        instrumentType?: string;
+                        exchangeID?: number;
+                        symbol?: string;
+                        isOpen?: boolean;
+                        internalAssetClassId?: number;
+                        internalInstrumentDisplayName?: string;
+                        isInternalInstrument?: boolean;
+                        internalSymbolFull?: string;
+                        isHiddenFromClient?: boolean;
+                        internalInstrumentId?: number;
+                        internalExchangeId?: number;
+                        internalExchangeName?: string;
+                        internalAssetClassName?: string;
+                        logo35x35?: string;
+                        logo50x50?: string;
+                        logo150x150?: string;
+                        dailyPriceChange?: number;
+                        absDailyPriceChange?: number;
+                        weeklyPriceChange?: number;
+                        monthlyPriceChange?: number;
+                        isDelisted?: boolean;
+                        isCurrentlyTradable?: boolean;
+                        isExchangeOpen?: boolean;
+                        internalClosingPrice?: number;
+                        isActiveInPlatform?: boolean;
+                        isBuyEnabled?: boolean;
+                        currentRate?: number;
+                        cvtBid?: number;
+                        cvtAsk?: number;
+                        cvtBiNoSpread?: number;
+                        cvtAskNoSpread?: number;
+                        internalIndustryId?: number;
+                        internalStockIndustryName?: string;
+                        industryNameId?: number;
+                        sectorNameId?: number;
+                        marketCap?: number;
+                    };
+                };
+            };
+            /** @description The shortener is not an allowed one, or `fields` names a field outside it (errorCode: BadRequest) */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, unknown or conflicting credentials (errorCode: Unauthorized) */
+            401: {
+                headers: {
+                    /** @description Present for bearer token problems */
+                    "WWW-Authenticate"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The credential holds none of the scopes this operation accepts; `details` names each accepted scope (`field`: `scopes`) (errorCode: InsufficientPermissions, Forbidden) */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No instrument has this symbol (errorCode: NotFound) */
             404: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -11436,6 +13659,534 @@ export interface operations {
             };
             /** @description Content type other than application/json (errorCode: UnsupportedMediaType) */
             415: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation failed; `details` names each offending field (errorCode: ValidationFailed) */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (errorCode: TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unexpected server error; no internals are disclosed (errorCode: GeneralError) */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The database is unreachable or restarting; retry after the given seconds (errorCode: ServiceUnavailable) */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The database has no space left for this change; reads keep working (errorCode: InsufficientStorage) */
+            507: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getCuratedLists: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique request identifier; made by the server when absent */
+                "x-request-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Themed lists of instruments */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        curatedLists: {
+                            uuid: string;
+                            name: string;
+                            description: string;
+                            /** @description The large logo of the list's first instrument */
+                            listImageUrl: string;
+                            items: {
+                                /** Format: int32 */
+                                instrumentId: number;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description No content */
+            204: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown or conflicting credentials (errorCode: Unauthorized) */
+            401: {
+                headers: {
+                    /** @description Present for bearer token problems */
+                    "WWW-Authenticate"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The credential holds none of the scopes this operation accepts; `details` names each accepted scope (`field`: `scopes`) (errorCode: InsufficientPermissions, Forbidden) */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation failed; `details` names each offending field (errorCode: ValidationFailed) */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (errorCode: TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unexpected server error; no internals are disclosed (errorCode: GeneralError) */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The database is unreachable or restarting; retry after the given seconds (errorCode: ServiceUnavailable) */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The database has no space left for this change; reads keep working (errorCode: InsufficientStorage) */
+            507: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getMarketRecommendations: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique request identifier; made by the server when absent */
+                "x-request-id"?: string;
+            };
+            path: {
+                /** @description How many instruments to recommend, at most */
+                itemsCount: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Instruments held by the people the caller follows, and instruments like those on the caller's watchlists and positions; never one the caller already watches or holds */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        ResponseType: "Instrument";
+                        /** @description Instrument ids, best first */
+                        Recommendations: number[];
+                    };
+                };
+            };
+            /** @description No content */
+            204: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown or conflicting credentials (errorCode: Unauthorized) */
+            401: {
+                headers: {
+                    /** @description Present for bearer token problems */
+                    "WWW-Authenticate"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The credential holds none of the scopes this operation accepts; `details` names each accepted scope (`field`: `scopes`) (errorCode: InsufficientPermissions, Forbidden) */
+            403: {
                 headers: {
                     /** @description Requests allowed in the window */
                     "RateLimit-Limit"?: unknown;
