@@ -28,6 +28,7 @@ import { KeyStore, registerSigningKeySubscribers } from "./modules/oauth/signing
 import { createAlertWatch, registerAlertWatch } from "./modules/price-alerts/alert-watch.js";
 import { RealtimeHub, registerPositionUpdates, registerRealtimeFeeds } from "./modules/realtime/hub.js";
 import { PositionUpdates } from "./modules/realtime/position-updates.js";
+import { createEntryOrderWatch, registerEntryOrderWatch } from "./modules/trading/entry-orders/entry-watch.js";
 import { createTriggerWatch, registerTradingMetrics, registerTradingTriggers } from "./modules/trading/triggers.js";
 import { registerWatchlistSubscribers } from "./modules/watchlists/watchlists.subscribers.js";
 
@@ -109,6 +110,7 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
       secrets,
       metrics,
       triggers: createTriggerWatch(),
+      entryOrders: createEntryOrderWatch(),
       alerts: createAlertWatch(),
       instrumentCache: new Map(),
       signingKeys: new KeyStore(db, clock, secrets),
@@ -124,6 +126,7 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
     registerSigningKeySubscribers(deps);
     registerNotificationSubscribers(deps);
     registerTradingTriggers(deps);
+    registerEntryOrderWatch(deps);
     registerAlertWatch(deps);
     registerTradingMetrics(deps);
     registerWatchlistSubscribers(deps);
