@@ -29,6 +29,7 @@ import { createAlertWatch, registerAlertWatch } from "./modules/price-alerts/ale
 import { RealtimeHub, registerPositionUpdates, registerRealtimeFeeds } from "./modules/realtime/hub.js";
 import { PositionUpdates } from "./modules/realtime/position-updates.js";
 import { createEntryOrderWatch, registerEntryOrderWatch } from "./modules/trading/entry-orders/entry-watch.js";
+import { registerExitChanges } from "./modules/trading/positions/change-exits.js";
 import { createTriggerWatch, registerTradingMetrics, registerTradingTriggers } from "./modules/trading/triggers.js";
 import { registerWatchlistSubscribers } from "./modules/watchlists/watchlists.subscribers.js";
 
@@ -127,6 +128,7 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
     registerNotificationSubscribers(deps);
     registerTradingTriggers(deps);
     registerEntryOrderWatch(deps);
+    registerExitChanges(deps);
     registerAlertWatch(deps);
     registerTradingMetrics(deps);
     registerWatchlistSubscribers(deps);

@@ -64,7 +64,8 @@ export class EntryIndex {
     const sells = this.side(instrumentId, false, false);
     if (sells) {
       // Sells whose trigger is at or below the bid, lowest first.
-      for (let k = sells.minKey(); k !== undefined && k[0] <= bid; k = sells.nextHigherKey(k)) reached.push(sells.get(k)!);
+      for (let k = sells.minKey(); k !== undefined && k[0] <= bid; k = sells.nextHigherKey(k))
+        reached.push(sells.get(k)!);
     }
     for (const e of reached) this.remove(e.orderId);
     return reached;

@@ -36,15 +36,20 @@ export function sizeOf(request: SizeRequest, contractSize: number | undefined, s
   if (given.length !== 1) {
     const problem: Problem =
       given.length === 0
-        ? { field: "amount", problem: "is required: size the order with exactly one of {amount}, {units} or {contracts}" }
+        ? {
+            field: "amount",
+            problem: "is required: size the order with exactly one of {amount}, {units} or {contracts}",
+          }
         : {
             field: given[1]!,
             problem: `must be absent when {${given[0]}} is given: size the order with exactly one of {amount}, {units} or {contracts}`,
           };
     throw validationFailed([problem]);
   }
-  if (present(request.amount)) return { size: { amount: request.amount }, requestType: "byAmount", requestedContracts: null };
-  if (present(request.units)) return { size: { units: request.units }, requestType: "byUnits", requestedContracts: null };
+  if (present(request.amount))
+    return { size: { amount: request.amount }, requestType: "byAmount", requestedContracts: null };
+  if (present(request.units))
+    return { size: { units: request.units }, requestType: "byUnits", requestedContracts: null };
   const contracts = request.contracts as number;
   if (contractSize === undefined) {
     throw validationFailed([
@@ -55,7 +60,9 @@ export function sizeOf(request: SizeRequest, contractSize: number | undefined, s
     ]);
   }
   if (!Number.isFinite(contracts) || contracts <= 0) {
-    throw validationFailed([{ field: "contracts", problem: `must be a positive number of contracts; got ${contracts}` }]);
+    throw validationFailed([
+      { field: "contracts", problem: `must be a positive number of contracts; got ${contracts}` },
+    ]);
   }
   return {
     size: { units: unitsForContracts(contracts, contractSize) },
