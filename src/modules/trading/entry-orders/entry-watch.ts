@@ -179,6 +179,8 @@ export async function executeEntryOrder(deps: Deps, orderId: number): Promise<Ex
   if (row.expiresAt !== null && row.expiresAt <= isoNow(deps.clock)) {
     return (await endPending(deps, row, symbol, STATUS_EXPIRED, "expired")) ? "expired" : "gone";
   }
+  // Set once this call's open claimed the order (a replayed open, another instance's, claims nothing).
+  let claimedHere = false;
   try {
     await openMarketOrder(withActor(deps, ownerOf(row)), `entry-order:${orderId}`, openInputOf(row), {
       async onOpened(trx, record, order) {
@@ -193,9 +195,10 @@ export async function executeEntryOrder(deps: Deps, orderId: number): Promise<Ex
         });
         if (!claimed) throw new AppError("Conflict", `Entry order ${orderId} is no longer pending`);
         record(ended(row, symbol, "executed", at, { positionId: order.positionId, rate: order.rate }));
+        claimedHere = true;
       },
     });
-    return "executed";
+    return claimedHere ? "executed" : "gone";
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     if (error.code === "Conflict") return "gone";
