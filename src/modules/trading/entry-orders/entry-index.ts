@@ -16,9 +16,47 @@ export interface WatchedEntry {
 type Key = [number, number];
 const compareKeys = (a: Key, b: Key) => a[0] - b[0] || a[1] - b[1];
 
+/** One instrument's buys or sells, with the trigger nearest the price cached (most ticks reach none). */
+class Side {
+  readonly tree = new BTree<Key, WatchedEntry>(undefined, compareKeys);
+  /** The highest buy trigger or the lowest sell trigger; undefined = to be read from the tree. */
+  nearest: number | undefined;
+
+  constructor(readonly isBuy: boolean) {}
+
+  add(e: WatchedEntry): void {
+    this.tree.set([e.triggerRate, e.orderId], e);
+    if (this.nearest !== undefined && (this.isBuy ? e.triggerRate > this.nearest : e.triggerRate < this.nearest)) {
+      this.nearest = e.triggerRate;
+    }
+  }
+
+  delete(e: WatchedEntry): void {
+    this.tree.delete([e.triggerRate, e.orderId]);
+    if (e.triggerRate === this.nearest) this.nearest = undefined;
+  }
+
+  /** The nearest trigger: ±Infinity when empty (nothing can be reached). */
+  best(): number {
+    if (this.nearest === undefined) {
+      const key = this.isBuy ? this.tree.maxKey() : this.tree.minKey();
+      this.nearest = key ? key[0] : this.isBuy ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+    }
+    return this.nearest;
+  }
+}
+
+/** What a tick that reaches nothing returns (shared: most ticks allocate nothing). */
+const NONE: readonly WatchedEntry[] = Object.freeze([]);
+
+interface Instrument {
+  buys: Side;
+  sells: Side;
+}
+
 export class EntryIndex {
-  /** instrumentId*2 (+1 for sells) → [triggerRate, orderId] → order. */
-  private readonly sides = new Map<number, BTree<Key, WatchedEntry>>();
+  /** instrumentId → its buys and sells by [triggerRate, orderId]. */
+  private readonly instruments = new Map<number, Instrument>();
   private readonly entries = new Map<number, WatchedEntry>();
 
   get size(): number {
@@ -29,20 +67,19 @@ export class EntryIndex {
     return this.entries.has(orderId);
   }
 
-  private side(instrumentId: number, isBuy: boolean, create: boolean): BTree<Key, WatchedEntry> | undefined {
-    const key = instrumentId * 2 + (isBuy ? 0 : 1);
-    let side = this.sides.get(key);
-    if (!side && create) {
-      side = new BTree<Key, WatchedEntry>(undefined, compareKeys);
-      this.sides.set(key, side);
+  private side(instrumentId: number, isBuy: boolean): Side {
+    let instrument = this.instruments.get(instrumentId);
+    if (!instrument) {
+      instrument = { buys: new Side(true), sells: new Side(false) };
+      this.instruments.set(instrumentId, instrument);
     }
-    return side;
+    return isBuy ? instrument.buys : instrument.sells;
   }
 
   /** Watches an order (replacing what was watched for it). */
   add(entry: WatchedEntry): void {
     this.remove(entry.orderId);
-    this.side(entry.instrumentId, entry.isBuy, true)!.set([entry.triggerRate, entry.orderId], entry);
+    this.side(entry.instrumentId, entry.isBuy).add(entry);
     this.entries.set(entry.orderId, entry);
   }
 
@@ -50,22 +87,30 @@ export class EntryIndex {
     const entry = this.entries.get(orderId);
     if (!entry) return;
     this.entries.delete(orderId);
-    this.side(entry.instrumentId, entry.isBuy, false)?.delete([entry.triggerRate, orderId]);
+    this.side(entry.instrumentId, entry.isBuy).delete(entry);
   }
 
-  /** Applies a new bid/ask: every order reached leaves the index and is returned (each once). */
-  update(instrumentId: number, bid: number, ask: number): WatchedEntry[] {
+  /**
+   * Applies a new bid/ask: every order reached leaves the index and is returned (each once). A
+   * tick that reaches none costs two comparisons per side; one that does, O(log n + reached).
+   */
+  update(instrumentId: number, bid: number, ask: number): readonly WatchedEntry[] {
+    const instrument = this.instruments.get(instrumentId);
+    if (instrument === undefined) return NONE;
+    const { buys, sells } = instrument;
+    const buyHit = (buys.nearest ?? buys.best()) >= ask;
+    const sellHit = (sells.nearest ?? sells.best()) <= bid;
+    if (!buyHit && !sellHit) return NONE;
     const reached: WatchedEntry[] = [];
-    const buys = this.side(instrumentId, true, false);
-    if (buys) {
+    if (buyHit) {
       // Buys whose trigger is at or above the ask, highest first.
-      for (let k = buys.maxKey(); k !== undefined && k[0] >= ask; k = buys.nextLowerKey(k)) reached.push(buys.get(k)!);
+      const t = buys.tree;
+      for (let k = t.maxKey(); k !== undefined && k[0] >= ask; k = t.nextLowerKey(k)) reached.push(t.get(k)!);
     }
-    const sells = this.side(instrumentId, false, false);
-    if (sells) {
+    if (sellHit) {
       // Sells whose trigger is at or below the bid, lowest first.
-      for (let k = sells.minKey(); k !== undefined && k[0] <= bid; k = sells.nextHigherKey(k))
-        reached.push(sells.get(k)!);
+      const t = sells.tree;
+      for (let k = t.minKey(); k !== undefined && k[0] <= bid; k = t.nextHigherKey(k)) reached.push(t.get(k)!);
     }
     for (const e of reached) this.remove(e.orderId);
     return reached;
