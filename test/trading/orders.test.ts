@@ -316,6 +316,17 @@ describe.each(engines())("the demo order book on %s", (engine) => {
         .clientPortfolio.orders.map((o: { orderId: number }) => o.orderId),
     ).toEqual([sell, other, third]);
 
+    for (const body of [{ Amount: 50, AmountInUnits: 1 }, {}]) {
+      const bad = await send("POST", LIMIT, u.headers, {
+        InstrumentID: OTHER,
+        IsBuy: false,
+        Leverage: 1,
+        Rate: 106,
+        ...body,
+      });
+      expect(bad.statusCode).toBe(422);
+      expect(bad.json().details[0].field).toMatch(/^body\/(Amount|AmountInUnits)$/);
+    }
     const cancel = await send("DELETE", `${LIMIT}/${other}`, u.headers);
     expect(cancel.statusCode).toBe(200);
     expectSchema(CancelResponse, cancel.json());

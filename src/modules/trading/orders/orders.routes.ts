@@ -22,6 +22,7 @@ import {
 } from "./orders.schemas.js";
 import { toLookup } from "./orders.view.js";
 import { placeOrder } from "./place-order.js";
+import { sizeOf } from "./sizing.js";
 
 const REUSED_ID = errorResponse(409, "The x-request-id was already used for a different request");
 const NOT_CANCELLABLE = errorResponse(
@@ -131,9 +132,8 @@ export function registerOrderRoutes(app: App, deps: Deps): void {
     ),
     handler: async (request) => {
       const b = request.body;
-      const hasAmount = b.Amount !== null && b.Amount !== undefined;
-      const hasUnits = b.AmountInUnits !== null && b.AmountInUnits !== undefined;
-      const size = hasUnits && !hasAmount ? { units: b.AmountInUnits as number } : { amount: b.Amount ?? Number.NaN };
+      // One of Amount or AmountInUnits (upstream: each "required if the other is not provided").
+      const sizing = sizeOf({ amount: b.Amount, units: b.AmountInUnits }, undefined, "");
       const placed = await placeEntryOrder(
         withActor(deps, request.actor),
         request.id,
@@ -147,9 +147,9 @@ export function registerOrderRoutes(app: App, deps: Deps): void {
           isNoStopLoss: b.IsNoStopLoss,
           isNoTakeProfit: b.IsNoTakeProfit,
           triggerRate: b.Rate,
-          ...size,
+          ...sizing.size,
         },
-        { requestType: "units" in size ? "byUnits" : "byAmount", requestedContracts: null },
+        { requestType: sizing.requestType, requestedContracts: null },
       );
       return { token: placed.token, orderID: placed.orderId };
     },
