@@ -48,12 +48,14 @@ function run(entries) {
     triggers.add({ positionId: id, instrumentId, isBuy, stopLossRate: sl, takeProfitRate: 0, isTslEnabled: false });
   }
   const book = new EntryIndex();
+  // Orders draw from their own generator: both runs walk the same prices and fire the same stops.
+  const orderRandom = generator(777);
   let nextOrderId = 1;
   // A new order 1% to 20% better than the current price (below the ask for a buy, above the bid for a sell).
   const place = (instrumentId) => {
     const { bid, ask } = spread(mids[instrumentId - 1]);
-    const isBuy = random() < 0.5;
-    const away = 0.01 + random() * 0.19;
+    const isBuy = orderRandom() < 0.5;
+    const away = 0.01 + orderRandom() * 0.19;
     const triggerRate = Math.round((isBuy ? ask * (1 - away) : bid * (1 + away)) * 100) / 100;
     book.add({ orderId: nextOrderId++, instrumentId, isBuy, triggerRate });
   };
