@@ -29,6 +29,8 @@ import { KeyStore, registerSigningKeySubscribers } from "./modules/oauth/signing
 import { createAlertWatch, registerAlertWatch } from "./modules/price-alerts/alert-watch.js";
 import { RealtimeHub, registerPositionUpdates, registerRealtimeFeeds } from "./modules/realtime/hub.js";
 import { PositionUpdates } from "./modules/realtime/position-updates.js";
+import { createEntryOrderWatch, registerEntryOrderWatch } from "./modules/trading/entry-orders/entry-watch.js";
+import { registerExitChanges } from "./modules/trading/positions/change-exits.js";
 import { createTriggerWatch, registerTradingMetrics, registerTradingTriggers } from "./modules/trading/triggers.js";
 import { registerWatchlistSubscribers } from "./modules/watchlists/watchlists.subscribers.js";
 
@@ -110,6 +112,7 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
       secrets,
       metrics,
       triggers: createTriggerWatch(),
+      entryOrders: createEntryOrderWatch(),
       alerts: createAlertWatch(),
       instrumentCache: new Map(),
       signingKeys: new KeyStore(db, clock, secrets),
@@ -125,6 +128,8 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
     registerSigningKeySubscribers(deps);
     registerNotificationSubscribers(deps);
     registerTradingTriggers(deps);
+    registerEntryOrderWatch(deps);
+    registerExitChanges(deps);
     registerAlertWatch(deps);
     registerTradingMetrics(deps);
     registerWatchlistSubscribers(deps);

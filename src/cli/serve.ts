@@ -9,6 +9,7 @@ import { startMarket } from "../modules/market/quotes.js";
 import { issuerFor, recordIssuer } from "../modules/oauth/issuer.js";
 import { prepareSigningKeys } from "../modules/oauth/signing-keys.js";
 import { loadAlerts } from "../modules/price-alerts/alert-watch.js";
+import { loadEntryOrders } from "../modules/trading/entry-orders/entry-watch.js";
 import { loadTriggers, persistTrailingStops } from "../modules/trading/triggers.js";
 import { closeDeps, createDeps } from "../runtime.js";
 import { DEMO_PASSWORD, DEMO_USERNAME, ensureDocsClient, issueDemoCredentials, seedDemoWorld } from "../seed/seed.js";
@@ -44,6 +45,7 @@ export async function serve(config: Config, out: Output): Promise<void> {
   // The catalog is reference data: priced and ticking whatever the seed mode.
   await startMarket(deps);
   await loadTriggers(deps);
+  await loadEntryOrders(deps);
   await loadAlerts(deps);
   const app = await buildApp(config, deps);
   const stopRetention = startRetention(deps);

@@ -95,6 +95,30 @@ async function newAlert(w: World): Promise<string> {
   return `${ALERTS}/${(res.json() as { data: { alertId: string } }).data.alertId}`;
 }
 
+const V2_ORDERS = "/api/v2/trading/execution/demo/orders";
+const LOOKUP = "/api/v2/trading/info/demo/orders:lookup";
+/** The current ask of an instrument. */
+async function askOf(w: World, instrumentId: number): Promise<number> {
+  const rate = await w.ok<{ rates: { ask: number }[] }>({
+    method: "GET",
+    url: `/api/v1/market-data/instruments/rates?instrumentIds=${instrumentId}`,
+    as: w.me,
+  });
+  return rate.rates[0]!.ask;
+}
+/** A new entry order of `me`, resting far below the ask: its id. */
+async function pendingEntryOrder(w: World): Promise<number> {
+  const trigger = Math.round((await askOf(w, AAPL)) * 0.5 * 100) / 100;
+  const body = { action: "open", transaction: "buy", instrumentId: AAPL, orderType: "mit", triggerRate: trigger };
+  const placed = await w.ok<{ orderId: number }>({
+    method: "POST",
+    url: V2_ORDERS,
+    as: w.me,
+    body: { ...body, leverage: 1, amount: 100 },
+  });
+  return placed.orderId;
+}
+
 const postUrl = (w: World) => `/api/v1/posts/${w.otherPost.id}`;
 /** A uuid naming nothing. */
 const UNKNOWN_ID = "00000000-0000-4000-8000-000000000000";
@@ -1049,6 +1073,127 @@ const CASES: Case[] = [
     what: "an unknown order",
     request: (w) => ({ method: "GET", url: "/api/v1/trading/info/demo/orders/999999999", as: w.me }),
   },
+  // ------------------------------------------------------------------ the demo order book (v2, entry orders, cancels)
+  {
+    op: "POST /api/v2/trading/execution/demo/orders",
+    status: 200,
+    what: "a v2 market order by amount with a trailing stop",
+    request: async (w) => ({
+      method: "POST",
+      url: V2_ORDERS,
+      as: w.me,
+      body: {
+        action: "open",
+        transaction: "buy",
+        instrumentId: AAPL,
+        orderType: "mkt",
+        leverage: 2,
+        amount: 200,
+        stopLossRate: Math.round((await askOf(w, AAPL)) * 0.8 * 100) / 100,
+        stopLossType: "trailing",
+      },
+    }),
+  },
+  {
+    op: "POST /api/v2/trading/execution/demo/orders",
+    status: 400,
+    what: "a body that is not JSON",
+    request: (w) => ({ method: "POST", url: V2_ORDERS, as: w.me, raw: '{"action": ' }),
+  },
+  UNAUTHENTICATED("POST /api/v2/trading/execution/demo/orders", () => V2_ORDERS, {
+    action: "open",
+    transaction: "buy",
+  }),
+  {
+    op: "POST /api/v2/trading/execution/demo/orders",
+    status: 404,
+    what: "an unknown symbol",
+    request: (w) => ({
+      method: "POST",
+      url: V2_ORDERS,
+      as: w.me,
+      body: { action: "open", transaction: "buy", symbol: "NO-SUCH-SYMBOL", leverage: 1, amount: 100 },
+    }),
+  },
+  FAILING("POST /api/v2/trading/execution/demo/orders", () => V2_ORDERS, {
+    action: "open",
+    transaction: "buy",
+    instrumentId: AAPL,
+    leverage: 1,
+    amount: 100,
+  }),
+  {
+    op: "DELETE /api/v2/trading/execution/demo/orders/{orderId}",
+    status: 200,
+    what: "a pending entry order",
+    request: async (w) => ({ method: "DELETE", url: `${V2_ORDERS}/${await pendingEntryOrder(w)}`, as: w.me }),
+  },
+  {
+    op: "DELETE /api/v2/trading/execution/demo/orders/{orderId}",
+    status: 400,
+    what: "an order that already executed",
+    request: (w) => ({ method: "DELETE", url: `${V2_ORDERS}/${w.openOrderId}`, as: w.me }),
+  },
+  UNAUTHENTICATED("DELETE /api/v2/trading/execution/demo/orders/{orderId}", () => `${V2_ORDERS}/1`),
+  {
+    op: "DELETE /api/v2/trading/execution/demo/orders/{orderId}",
+    status: 404,
+    what: "an unknown order",
+    request: (w) => ({ method: "DELETE", url: `${V2_ORDERS}/999999999`, as: w.me }),
+  },
+  FAILING("DELETE /api/v2/trading/execution/demo/orders/{orderId}", (w) => `${V2_ORDERS}/${w.openOrderId}`),
+  {
+    op: "GET /api/v2/trading/info/demo/orders:lookup",
+    status: 200,
+    what: "an executed order with its position",
+    request: (w) => ({ method: "GET", url: `${LOOKUP}?orderId=${w.openOrderId}`, as: w.me }),
+    content: (body: { positionExecutions: unknown[] }) => expect(body.positionExecutions).toHaveLength(1),
+  },
+  UNAUTHENTICATED("GET /api/v2/trading/info/demo/orders:lookup", () => `${LOOKUP}?orderId=1`),
+  {
+    op: "GET /api/v2/trading/info/demo/orders:lookup",
+    status: 404,
+    what: "an unknown reference",
+    request: (w) => ({ method: "GET", url: `${LOOKUP}?referenceId=${UNKNOWN_ID}`, as: w.me }),
+  },
+  FAILING("GET /api/v2/trading/info/demo/orders:lookup", (w) => `${LOOKUP}?orderId=${w.openOrderId}`),
+  {
+    op: "POST /api/v1/trading/execution/demo/limit-orders",
+    status: 200,
+    what: "a market-if-touched buy below the ask",
+    request: async (w) => ({
+      method: "POST",
+      url: "/api/v1/trading/execution/demo/limit-orders",
+      as: w.me,
+      body: {
+        InstrumentID: AAPL,
+        IsBuy: true,
+        Leverage: 1,
+        Amount: 100,
+        Rate: Math.round((await askOf(w, AAPL)) * 0.5 * 100) / 100,
+      },
+    }),
+  },
+  {
+    op: "DELETE /api/v1/trading/execution/demo/limit-orders/{orderId}",
+    status: 200,
+    what: "a pending market-if-touched order",
+    request: async (w) => ({
+      method: "DELETE",
+      url: `/api/v1/trading/execution/demo/limit-orders/${await pendingEntryOrder(w)}`,
+      as: w.me,
+    }),
+  },
+  {
+    op: "DELETE /api/v1/trading/execution/demo/market-open-orders/{orderId}",
+    status: 200,
+    what: "a pending order to open",
+    request: async (w) => ({
+      method: "DELETE",
+      url: `/api/v1/trading/execution/demo/market-open-orders/${await pendingEntryOrder(w)}`,
+      as: w.me,
+    }),
+  },
   {
     op: "GET /api/v1/trading/info/demo/orders/{orderId}",
     status: 500,
@@ -1397,6 +1542,10 @@ const NOT_DRIVEN: Record<string, string> = {
     "the curated lists name the catalog's own instruments, which every server seeds: there is always one to show",
   "GET /api/v1/trading/info/demo/orders/{} 400":
     "a malformed orderId is a schema violation, and those are 422 (decision 0006)",
+  "GET /api/v2/trading/info/demo/orders:lookup 400":
+    "neither or both of orderId and referenceId, or a malformed one, is a validation failure, and those are 422 (decision 0006)",
+  "DELETE /api/v1/trading/execution/demo/market-close-orders/{} 200":
+    "demo orders to close execute within their request: none is ever pending, so a cancel finds an executed order (400) or none (404)",
 };
 
 describe.each(engines())("upstream's contract, on %s", (engine) => {

@@ -67,7 +67,9 @@ export const pathOf = (c: SecurityCase) => c.route.slice(c.route.indexOf(" ") + 
 
 /** The request URL of a case: its path with every parameter filled in, then its query. */
 export function urlOf(c: SecurityCase): string {
-  const path = pathOf(c).replace(/:(\w+)|\*/g, (match, name: string | undefined) => {
+  const path = pathOf(c).replace(/::|:(\w+)|\*/g, (match, name: string | undefined) => {
+    // `::` is Fastify's escape of a literal ':' (orders:lookup).
+    if (match === "::") return ":";
     const value = EXAMPLE_PARAMS[name ?? "*"];
     if (value === undefined) throw new Error(`security-cases: no example value for ${match} in ${c.route}`);
     return value;
@@ -187,6 +189,26 @@ const TRADING: SecurityCase[] = [
   { route: "GET /api/v1/trading/info/demo/pnl", scopes: TRADE_READ },
   { route: "GET /api/v1/trading/info/demo/orders/:orderId", scopes: TRADE_READ },
   { route: "GET /api/v1/trading/info/trade/demo/history", scopes: TRADE_READ },
+  {
+    route: "POST /api/v2/trading/execution/demo/orders",
+    scopes: TRADE,
+    payload: { action: "open", transaction: "buy", instrumentId: 1001, leverage: 1, amount: 100 },
+  },
+  { route: "DELETE /api/v2/trading/execution/demo/orders/:orderId", scopes: TRADE },
+  { route: "GET /api/v2/trading/info/demo/orders::lookup", scopes: TRADE_READ, query: "?orderId=1" },
+  {
+    route: "POST /api/v1/trading/execution/demo/limit-orders",
+    scopes: TRADE,
+    payload: { InstrumentID: 1001, IsBuy: true, Leverage: 1, Amount: 100, Rate: 1 },
+  },
+  { route: "DELETE /api/v1/trading/execution/demo/limit-orders/:orderId", scopes: TRADE },
+  { route: "DELETE /api/v1/trading/execution/demo/market-open-orders/:orderId", scopes: TRADE },
+  { route: "DELETE /api/v1/trading/execution/demo/market-close-orders/:orderId", scopes: TRADE },
+  {
+    route: "PATCH /api/v2/trading/execution/demo/positions/:positionId",
+    scopes: TRADE,
+    payload: { stopLossRate: null },
+  },
 ];
 
 const WATCHLISTS: SecurityCase[] = [

@@ -375,6 +375,17 @@ export interface DemoOrdersTable {
   token: string;
   openDateTime: string;
   lastUpdate: string;
+  /** Entry (market-if-touched) orders only: the price that sends them to market (migration 014). */
+  triggerRate: number | null;
+  /** The x-request-id the order was placed with. */
+  referenceId: string | null;
+  /** byAmount, byUnits or byContracts (v2 lookup's requestType). */
+  requestType: string | null;
+  requestedContracts: number | null;
+  /** When a pending entry order lapses. */
+  expiresAt: string | null;
+  /** Why an entry order was rejected when it fired. */
+  errorMessage: string | null;
 }
 
 export interface DemoPositionsTable {

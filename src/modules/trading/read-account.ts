@@ -6,6 +6,7 @@ import type { Ctx, Deps } from "../context.js";
 import { currentQuotes } from "../market/quotes.js";
 import { demoAccountOf, ORDER_TYPE_OPEN, READ_SCOPES } from "./demo-account.js";
 import { pnlCents } from "./math.js";
+import { ordersRepository } from "./orders/orders.repository.js";
 import {
   type AccountRow,
   type OrderRow,
@@ -30,6 +31,8 @@ export interface Portfolio {
   positions: PositionValue[];
   investedCents: number;
   unrealizedPnlCents: number;
+  /** Pending entry orders, oldest first. */
+  orders: OrderRow[];
 }
 
 /** The caller's demo account with every open position valued at the current close-side price. */
@@ -56,6 +59,7 @@ export async function getPortfolio(ctx: Ctx): Promise<Portfolio> {
     positions,
     investedCents: positions.reduce((s, p) => s + p.position.amountCents, 0),
     unrealizedPnlCents: positions.reduce((s, p) => s + p.unrealizedPnlCents, 0),
+    orders: await ordersRepository(ctx.db.kysely).pendingOf(actor.userId),
   };
 }
 

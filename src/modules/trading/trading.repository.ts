@@ -65,6 +65,7 @@ const ORDER_COLUMNS = [
   "positionId",
   "unitsToDeduct",
   "token",
+  "referenceId",
   "openDateTime",
   "lastUpdate",
 ] as const satisfies readonly (keyof Insertable<DemoOrdersTable>)[];

@@ -1,6 +1,7 @@
 import type { ClosePositionResult } from "./close-position.js";
 import { fromCents } from "./math.js";
 import type { OpenOrderResult } from "./open-market-order.js";
+import { toPendingOrder } from "./orders/orders.view.js";
 import type { OrderInfo, Portfolio, PositionValue } from "./read-account.js";
 import type { TradeRow } from "./trading.repository.js";
 
@@ -109,7 +110,7 @@ function portfolioBody(p: Portfolio) {
     positions: p.positions.map(toPosition),
     credit: fromCents(p.account.cashCents),
     mirrors: [],
-    orders: [],
+    orders: p.orders.map(toPendingOrder),
     ordersForOpen: [],
     ordersForClose: [],
     ordersForCloseMultiple: [],
