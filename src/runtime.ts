@@ -29,6 +29,7 @@ import { createAlertWatch, registerAlertWatch } from "./modules/price-alerts/ale
 import { RealtimeHub, registerPositionUpdates, registerRealtimeFeeds } from "./modules/realtime/hub.js";
 import { PositionUpdates } from "./modules/realtime/position-updates.js";
 import { createTriggerWatch, registerTradingMetrics, registerTradingTriggers } from "./modules/trading/triggers.js";
+import { createSandboxState, sandboxClockOver } from "./modules/sandbox/sandbox-state.js";
 import { registerWatchlistSubscribers } from "./modules/watchlists/watchlists.subscribers.js";
 
 export interface RuntimeOptions {
@@ -50,7 +51,8 @@ export function createLogger(config: Config): Logger {
  */
 export async function createDeps(config: Config, options: RuntimeOptions = {}): Promise<Deps> {
   const log = options.log ?? createLogger(config);
-  const clock = options.clock ?? systemClock;
+  // With the sandbox on, an adjustable clock over the given one (decision 0148).
+  const clock = sandboxClockOver(config.sandbox.enabled, options.clock ?? systemClock);
   const opened: { close(): Promise<void> }[] = [];
   // Made first: the Redis clients count their errors in it.
   const metrics = new Metrics(config.metrics.enabled);
@@ -117,6 +119,7 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
       realtime: new RealtimeHub(presence),
       positionUpdates: new PositionUpdates(),
       media: new DiskMediaStore(config.media.dir),
+      sandbox: createSandboxState(clock, market, config.market),
     };
     registerPriceStream(deps);
     // Before the triggers: a tick's rates reach the sockets before the closes it causes.

@@ -1,4 +1,4 @@
-import { normalizeScope, type Scope, withPrefix } from "../../core/scopes.js";
+import { type GrantableScope as Scope, normalizeScope, withPrefix } from "../../core/scopes.js";
 
 /**
  * A space-separated OAuth `scope` → bare scopes, or the unknown ones. Scopes are accepted with
