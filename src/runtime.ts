@@ -28,8 +28,8 @@ import { KeyStore, registerSigningKeySubscribers } from "./modules/oauth/signing
 import { createAlertWatch, registerAlertWatch } from "./modules/price-alerts/alert-watch.js";
 import { RealtimeHub, registerPositionUpdates, registerRealtimeFeeds } from "./modules/realtime/hub.js";
 import { PositionUpdates } from "./modules/realtime/position-updates.js";
-import { createTriggerWatch, registerTradingMetrics, registerTradingTriggers } from "./modules/trading/triggers.js";
 import { createSandboxState, sandboxClockOver } from "./modules/sandbox/sandbox-state.js";
+import { createTriggerWatch, registerTradingMetrics, registerTradingTriggers } from "./modules/trading/triggers.js";
 import { registerWatchlistSubscribers } from "./modules/watchlists/watchlists.subscribers.js";
 
 export interface RuntimeOptions {

@@ -23,6 +23,11 @@ export const sandboxRepository = (db: Executor) => ({
     return db.selectFrom("sandboxSnapshots").select(["name", "createdAt", "tables", "rows"]).orderBy("name").execute();
   },
 
+  /** Every key pair (revoked or not): a reset tells every instance to forget those it removes. */
+  async keyPairs(): Promise<{ id: string; userId: string }[]> {
+    return db.selectFrom("keyPairs").select(["id", "userId"]).execute();
+  },
+
   async loadSnapshot(name: string): Promise<WorldRows | undefined> {
     const row = await db.selectFrom("sandboxSnapshots").select("data").where("name", "=", name).executeTakeFirst();
     return row ? (JSON.parse(row.data) as WorldRows) : undefined;

@@ -89,7 +89,8 @@ export function registerFaultInjection(app: App, deps: Deps): void {
     });
     if (!fault) return;
     reply.header(FAULT_HEADER, `${fault.kind}; id=${fault.id}`);
-    throw await faultAnswer(fault, reply);
+    const answer = await faultAnswer(fault, reply);
+    if (answer) throw answer;
   });
 }
 

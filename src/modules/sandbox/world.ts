@@ -73,12 +73,21 @@ export async function resetWorld(
   // Nothing fires while the world is replaced: no timed tick moves a price, no fault is injected.
   sandbox.prices.pause();
   sandbox.faults.clear();
+  const keysBefore = await repo.keyPairs();
   try {
     await worldStore(ctx.db).replace(rows ?? {}, (step, n) =>
       note(step === "emptied" ? "emptied" : `restored ${step}`, n),
     );
     if (!rows) await seed(ctx, (step) => note(`seeded ${step}`, 0));
     sandbox.clock.reset();
+    // Key pairs the reset removed stop working at once in every instance (their verified cache).
+    const kept = new Set((await repo.keyPairs()).map((k) => k.id));
+    const at = ctx.clock.now().toISOString();
+    await ctx.bus.publish(
+      keysBefore
+        .filter((k) => !kept.has(k.id))
+        .map((k) => ({ type: "KeyPairRevoked" as const, keyPairId: k.id, userId: k.userId, occurredAt: at })),
+    );
     ctx.triggers.index.clear();
     ctx.triggers.firedElsewhere.clear();
     note("watched triggers", await loadTriggers(ctx));
