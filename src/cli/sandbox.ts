@@ -215,7 +215,12 @@ export function addSandboxCommands(program: Command, withStore: WithStore): void
     .action(async (o: { ticks: number }, cmd: Command) => {
       const { out, send } = remoteOf(cmd);
       const r = (await send("POST", "/sandbox/v1/market/step", { ticks: o.ticks })) as { step: number; moved: Quote[] };
-      out.result(r, () => [`tick ${r.step}`, ...r.moved.map(quoteLine)].join("\n"));
+      // A walking market moves every instrument: the lines only when few moved (--json has all).
+      out.result(r, () =>
+        r.moved.length <= 5
+          ? [`tick ${r.step}`, ...r.moved.map(quoteLine)].join("\n")
+          : `tick ${r.step}: ${r.moved.length} prices moved (--json lists them)`,
+      );
     });
   for (const verb of ["pause", "resume"] as const) {
     sandbox
