@@ -62,7 +62,8 @@ describe("the sandbox commands of the CLI", { timeout: 120_000 }, () => {
       },
       ...(body ? { body: JSON.stringify(body) } : {}),
     });
-    return { status: res.status, headers: res.headers, body: await res.json() };
+    // biome-ignore lint/suspicious/noExplicitAny: response bodies of several shapes, checked by the assertions
+    return { status: res.status, headers: res.headers, body: (await res.json()) as any };
   };
 
   beforeAll(async () => {

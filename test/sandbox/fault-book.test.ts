@@ -53,7 +53,12 @@ describe("scripted prices", () => {
 
   it("a paused instrument holds on timed ticks (its walk draws nothing) and plays its script on manual ones", () => {
     let draws = 0;
-    const walk = { next: (_i: unknown, mid: number) => (draws++, mid + 1) };
+    const walk = {
+      next: (_i: unknown, mid: number) => {
+        draws += 1;
+        return mid + 1;
+      },
+    };
     const prices = new SandboxPrices(walk);
     const instrument = { instrumentId: 1, priceSeed: 10, precision: 2, volatilityFactor: 1 };
     prices.pause([1]);
