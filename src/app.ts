@@ -29,6 +29,7 @@ import { registerNotificationRoutes } from "./modules/notifications/notification
 import { bearerAuthenticator, registerOAuthRoutes } from "./modules/oauth/oauth.routes.js";
 import { registerPriceAlertRoutes } from "./modules/price-alerts/price-alerts.routes.js";
 import { createRealtimeServer } from "./modules/realtime/server.js";
+import { registerFaultInjection, registerSandboxRoutes } from "./modules/sandbox/sandbox.routes.js";
 import { registerSocialRoutes } from "./modules/social/social.routes.js";
 import { registerOrderRoutes } from "./modules/trading/orders/orders.routes.js";
 import { registerTradingRoutes } from "./modules/trading/trading.routes.js";
@@ -86,6 +87,8 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
   // to a known caller (403 included) is counted and carries the RateLimit headers.
   registerRateLimit(app, config, deps.rateLimits, deps.log, deps.metrics);
   registerScopeCheck(app);
+  // With the sandbox on (decision 0150): armed faults answer before any route's work.
+  registerFaultInjection(app, deps);
   await registerOpenApi(app, config.scopePrefix);
 
   registerHealthRoutes(app, deps);
@@ -101,6 +104,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
   registerClubRoutes(app, deps);
   registerPriceAlertRoutes(app, deps);
   await registerMediaRoutes(app, deps);
+  registerSandboxRoutes(app, deps);
   // The real-time channel at /ws: the same credentials, checked by the same authenticators.
   registerWebSocketUpgrade(app, config, createRealtimeServer(deps, authenticators));
 

@@ -17,6 +17,7 @@ import {
   type TrustProxy,
 } from "./config/rate-limits.js";
 import { parseRealtimeSettings, type RealtimeSettings } from "./config/realtime.js";
+import { parseSandboxSettings, type SandboxSettings } from "./config/sandbox.js";
 import { parseSecretsSettings, type SecretsSettings } from "./config/secrets.js";
 import { type LogLevel, parseListenSettings, parseServerSettings, type SeedMode } from "./config/server.js";
 import type { Env, Pick } from "./config/shared.js";
@@ -102,6 +103,8 @@ export interface Config {
   realtime: RealtimeSettings;
   /** Uploaded media: MEDIA_DIR. */
   media: MediaSettings;
+  /** The sandbox control API at /sandbox/v1 (SANDBOX; off by default in production). */
+  sandbox: SandboxSettings;
 }
 
 /** Values given on the command line; they win over the environment. */
@@ -153,6 +156,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
   const metrics = parseMetricsSettings(pick, problems);
   const realtime = parseRealtimeSettings(pick, problems);
   const media = parseMediaSettings(pick, problems);
+  const sandbox = parseSandboxSettings(pick, production, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -172,6 +176,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
     metrics,
     realtime,
     media,
+    sandbox,
     port: listen.port,
     host: listen.host,
     database: storage.database,

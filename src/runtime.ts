@@ -31,6 +31,7 @@ import { RealtimeHub, registerPositionUpdates, registerRealtimeFeeds } from "./m
 import { PositionUpdates } from "./modules/realtime/position-updates.js";
 import { createEntryOrderWatch, registerEntryOrderWatch } from "./modules/trading/entry-orders/entry-watch.js";
 import { registerExitChanges } from "./modules/trading/positions/change-exits.js";
+import { createSandboxState, sandboxClockOver } from "./modules/sandbox/sandbox-state.js";
 import { createTriggerWatch, registerTradingMetrics, registerTradingTriggers } from "./modules/trading/triggers.js";
 import { registerWatchlistSubscribers } from "./modules/watchlists/watchlists.subscribers.js";
 
@@ -53,7 +54,8 @@ export function createLogger(config: Config): Logger {
  */
 export async function createDeps(config: Config, options: RuntimeOptions = {}): Promise<Deps> {
   const log = options.log ?? createLogger(config);
-  const clock = options.clock ?? systemClock;
+  // With the sandbox on, an adjustable clock over the given one (decision 0148).
+  const clock = sandboxClockOver(config.sandbox.enabled, options.clock ?? systemClock);
   const opened: { close(): Promise<void> }[] = [];
   // Made first: the Redis clients count their errors in it.
   const metrics = new Metrics(config.metrics.enabled);
@@ -121,6 +123,7 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
       realtime: new RealtimeHub(presence),
       positionUpdates: new PositionUpdates(),
       media: config.media.s3 ? new S3MediaStore(config.media.s3) : new DiskMediaStore(config.media.dir),
+      sandbox: createSandboxState(clock, market, config.market),
     };
     registerPriceStream(deps);
     // Before the triggers: a tick's rates reach the sockets before the closes it causes.

@@ -9,6 +9,7 @@ import { type App, buildApp } from "../../src/app.js";
 import { type Config, loadConfig, RATE_LIMIT_POOLS } from "../../src/config.js";
 import { systemActor, type UserActor } from "../../src/core/actor.js";
 import type { Clock } from "../../src/core/clock.js";
+import { OPERATOR_SCOPE } from "../../src/core/scopes.js";
 import { type Deps, withActor } from "../../src/modules/context.js";
 import { createUser } from "../../src/modules/identity/create-user.js";
 import type { UserRow } from "../../src/modules/identity/identity.repository.js";
@@ -136,10 +137,14 @@ export async function startHarness(engine: Engine, options: HarnessOptions = {})
       counter += 1;
       const username = opts.username ?? `user${counter}_${randomBytes(3).toString("hex")}`;
       const user = await createUser(operator, { username, firstName: "Test", lastName: `User${counter}` });
+      // The operator's scope is never granted by name: it makes the operator's key pair (0149).
+      const isOperator = (s: string) => s === OPERATOR_SCOPE || s === `${config.scopePrefix}:${OPERATOR_SCOPE}`;
+      const ordinary = scopes.filter((s) => !isOperator(s));
       const key = await createKeyPair(operator, {
         user: user.id,
-        scopes: scopes.length ? scopes : ["user-info:read"],
+        scopes: ordinary.length || scopes.length > ordinary.length ? ordinary : ["user-info:read"],
         environment: opts.environment,
+        operator: scopes.some(isOperator),
       });
       return {
         user,

@@ -1,4 +1,10 @@
-import { type AcceptedScopes, ANY_AUTHENTICATED, namedScopes, type Scope } from "../../src/core/scopes.js";
+import {
+  type AcceptedScopes,
+  ANY_AUTHENTICATED,
+  namedScopes,
+  OPERATOR_SCOPE,
+  type Scope,
+} from "../../src/core/scopes.js";
 
 /**
  * The shared security suite's cases: one entry per route of the app, written by hand as the
@@ -58,6 +64,8 @@ const EXAMPLE_PARAMS: Record<string, string> = {
   positionId: "1",
   orderId: "1",
   alertId: "00000000-0000-4000-8000-000000000000",
+  user: "nobody-at-all",
+  faultId: "00000000-0000-4000-8000-000000000005",
   file: "nothing.svg",
   "*": "nothing",
 };
@@ -121,6 +129,34 @@ const social = (scopes: AcceptedScopes, routes: SecuredCase["route"][]): Secured
 
 /** The POST that sets a mark and the DELETE that takes it back. */
 const onAndOff = (path: string): SecuredCase["route"][] => [`POST ${path}`, `DELETE ${path}`];
+
+const OPERATOR: AcceptedScopes = [OPERATOR_SCOPE];
+
+/** The sandbox's controls (decision 0148): the operator's scope only; payloads that do little. */
+const SANDBOX: SecurityCase[] = [
+  { route: "GET /sandbox/v1/market", scopes: OPERATOR },
+  { route: "POST /sandbox/v1/market/step", scopes: OPERATOR, payload: { ticks: 1 } },
+  { route: "POST /sandbox/v1/market/pause", scopes: OPERATOR, payload: { instrumentIds: [999999] } },
+  { route: "POST /sandbox/v1/market/resume", scopes: OPERATOR, payload: { instrumentIds: [999999] } },
+  { route: "GET /sandbox/v1/prices/:instrumentId", scopes: OPERATOR },
+  { route: "PUT /sandbox/v1/prices/:instrumentId", scopes: OPERATOR, payload: { bid: 10, ask: 9 } },
+  { route: "POST /sandbox/v1/prices/:instrumentId/path", scopes: OPERATOR, payload: { prices: [1], csv: "1" } },
+  { route: "GET /sandbox/v1/clock", scopes: OPERATOR },
+  { route: "PUT /sandbox/v1/clock", scopes: OPERATOR, payload: { at: "not a date" } },
+  { route: "POST /sandbox/v1/clock/advance", scopes: OPERATOR, payload: { seconds: 0 } },
+  { route: "DELETE /sandbox/v1/clock", scopes: OPERATOR },
+  { route: "PUT /sandbox/v1/accounts/:user/balance", scopes: OPERATOR, payload: { balance: 1 } },
+  { route: "DELETE /sandbox/v1/accounts/:user/balance", scopes: OPERATOR },
+  { route: "POST /sandbox/v1/accounts/:user/close-positions", scopes: OPERATOR },
+  { route: "POST /sandbox/v1/accounts/:user/reset", scopes: OPERATOR },
+  { route: "POST /sandbox/v1/world/reset", scopes: OPERATOR, payload: { snapshot: "no-such-snapshot" } },
+  { route: "GET /sandbox/v1/world/snapshots", scopes: OPERATOR },
+  { route: "POST /sandbox/v1/world/snapshots", scopes: OPERATOR, payload: { name: "not a name" } },
+  { route: "GET /sandbox/v1/faults", scopes: OPERATOR },
+  { route: "POST /sandbox/v1/faults", scopes: OPERATOR, payload: { operation: "*", kind: "429" } },
+  { route: "DELETE /sandbox/v1/faults", scopes: OPERATOR },
+  { route: "DELETE /sandbox/v1/faults/:faultId", scopes: OPERATOR },
+];
 
 const IDENTITY: SecurityCase[] = [
   { route: "GET /api/v1/me", scopes: ANY_AUTHENTICATED },
@@ -338,6 +374,7 @@ const PUBLIC: SecurityCase[] = [
  * suite runs on several workers, grouped so that a failure says where to look.
  */
 export const SECURITY_CASES = {
+  sandbox: SANDBOX,
   platform: [...IDENTITY, ...NOTIFICATIONS, ...PRICE_ALERTS, ...MEDIA, ...OAUTH, ...PUBLIC],
   "market-and-trading": [...MARKET, ...TRADING],
   watchlists: WATCHLISTS,

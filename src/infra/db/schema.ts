@@ -446,6 +446,15 @@ export interface IdempotencyKeysTable {
 }
 
 /** Uploaded media (migration 013, docs/decisions/0122). */
+/** Saved worlds of the sandbox (migration 019, docs/decisions/0152): `data` is the rows of every world table, as JSON. */
+export interface SandboxSnapshotsTable {
+  name: string;
+  createdAt: string;
+  tables: number;
+  rows: number;
+  data: string;
+}
+
 export interface AttachmentsTable {
   id: string;
   ownerId: string;
@@ -464,6 +473,7 @@ export interface AttachmentsTable {
 
 export interface Database {
   attachments: AttachmentsTable;
+  sandboxSnapshots: SandboxSnapshotsTable;
   users: UsersTable;
   keyPairs: KeyPairsTable;
   notifications: NotificationsTable;

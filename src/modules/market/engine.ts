@@ -8,6 +8,8 @@ import type {
   PriceSource,
   Quote,
   TickListener,
+  TickOptions,
+  TwoSidedPrice,
 } from "../../core/market.js";
 import { CandleSeries } from "./candles.js";
 import { RandomWalkSource } from "./price-sources.js";
@@ -115,6 +117,19 @@ export class MarketEngine implements Market {
     }
   }
 
+  /**
+   * Every priced instrument back at its seed price with fresh candles (the sandbox's world reset);
+   * the step goes on, so price ids keep increasing.
+   */
+  restartPrices(): void {
+    const date = this.clock.now();
+    for (const state of this.states.values()) {
+      state.quote = this.quoteFor(state.instrument, state.instrument.priceSeed, date.toISOString());
+      state.candles = new CandleSeries();
+      state.candles.add(date.getTime(), state.quote.mid);
+    }
+  }
+
   has(instrumentId: number): boolean {
     return this.states.has(instrumentId);
   }
@@ -132,9 +147,9 @@ export class MarketEngine implements Market {
   }
 
   /** One tick of the feed; resolves when every listener has run. Ticks never overlap. */
-  async tick(): Promise<Quote[]> {
+  async tick(options: TickOptions = {}): Promise<Quote[]> {
     while (this.running) await this.running;
-    const work = this.runTick();
+    const work = this.runTick(options);
     this.running = work;
     try {
       return await work;
@@ -143,15 +158,23 @@ export class MarketEngine implements Market {
     }
   }
 
-  private async runTick(): Promise<Quote[]> {
+  private async runTick(options: TickOptions): Promise<Quote[]> {
     this.step += 1;
     const now = this.clock.now();
     const date = now.toISOString();
     const moved: Quote[] = [];
     for (const state of this.states.values()) {
-      const next = this.source.next(state.instrument, state.quote.mid, this.step);
-      if (next === undefined || !(next > 0) || !Number.isFinite(next)) continue;
-      state.quote = this.quoteFor(state.instrument, next, date);
+      if (options.only && !options.only.has(state.instrument.instrumentId)) continue;
+      const next = this.source.next(state.instrument, state.quote.mid, this.step, options);
+      if (next === undefined) continue;
+      if (typeof next === "object") {
+        const quote = this.twoSided(state.instrument, next, date);
+        if (!quote) continue;
+        state.quote = quote;
+      } else {
+        if (!(next > 0) || !Number.isFinite(next)) continue;
+        state.quote = this.quoteFor(state.instrument, next, date);
+      }
       state.candles.add(now.getTime(), state.quote.mid);
       moved.push(state.quote);
     }
@@ -242,6 +265,15 @@ export class MarketEngine implements Market {
 
   candles(instrumentId: number, interval: CandleInterval, count: number, direction: "asc" | "desc"): Candle[] {
     return this.states.get(instrumentId)?.candles.recent(interval, count, direction) ?? [];
+  }
+
+  /** An exact bid and ask, rounded to the precision; none unless both are positive with ask ≥ bid. */
+  private twoSided(instrument: PricedInstrument, price: TwoSidedPrice, date: string): Quote | undefined {
+    const bid = round(price.bid, instrument.precision);
+    const ask = round(price.ask, instrument.precision);
+    if (!(bid > 0) || !(ask >= bid) || !Number.isFinite(ask)) return undefined;
+    const mid = round((bid + ask) / 2, instrument.precision + 2);
+    return { instrumentId: instrument.instrumentId, bid, ask, mid, date, priceRateId: this.step };
   }
 
   private quoteFor(instrument: PricedInstrument, rawMid: number, date: string): Quote {

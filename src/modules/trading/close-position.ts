@@ -119,6 +119,27 @@ export async function closeByTrigger(
   });
 }
 
+/**
+ * The operator's close (the sandbox's "close all positions", decision 0148): the whole position
+ * at the market now, a long at the bid and a short at the ask, as a client's close. Null when it
+ * was no longer open.
+ */
+export async function closeAtMarket(deps: Deps, positionId: number): Promise<ClosePositionResult | null> {
+  const ctx = withActor(deps, systemActor("sandbox"));
+  const before = await tradingRepository(ctx.db.kysely).findPosition(positionId);
+  if (before?.status !== "open") return null;
+  const quote = (await currentQuotes(ctx, [before.instrumentId])).get(before.instrumentId);
+  if (!quote) return null;
+  const symbol = (await findInstruments(ctx, [before.instrumentId])).get(before.instrumentId)?.symbol ?? "";
+  return transact(ctx, async (trx, record) => {
+    const repo = tradingRepository(trx);
+    const position = await repo.findPosition(positionId);
+    if (position?.status !== "open") return null;
+    const rate = position.isBuy === 1 ? quote.bid : quote.ask;
+    return applyClose(ctx, repo, record, position, { units: position.units, rate, reason: "Manual", symbol });
+  });
+}
+
 /** The one close: guarded position write, cash settlement, close order, history row, event. */
 async function applyClose(
   deps: Deps,

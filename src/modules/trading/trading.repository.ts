@@ -180,6 +180,24 @@ export const tradingRepository = (db: Executor) => ({
     return row && account(row);
   },
 
+  /** Sets the cash (the sandbox's "set a demo balance", decision 0148). */
+  async setCash(userId: string, cents: number, at: string): Promise<void> {
+    await db
+      .updateTable("demoAccounts")
+      .set({ cashCents: cents, updatedAt: at })
+      .where("userId", "=", userId)
+      .execute();
+  },
+
+  /** Forgets a user's whole demo account: trades, positions, orders, requests and the account row. */
+  async deleteDemoAccount(userId: string): Promise<void> {
+    await db.deleteFrom("demoTrades").where("userId", "=", userId).execute();
+    await db.deleteFrom("demoPositions").where("userId", "=", userId).execute();
+    await db.deleteFrom("demoOrders").where("userId", "=", userId).execute();
+    await db.deleteFrom("idempotencyKeys").where("userId", "=", userId).execute();
+    await db.deleteFrom("demoAccounts").where("userId", "=", userId).execute();
+  },
+
   /** Guarded debit: false (and nothing changed) when the cash does not cover it. */
   async debit(userId: string, cents: number, at: string): Promise<boolean> {
     return (await Q.debit(db, null, [userId, cents, at])).length === 1;

@@ -14,6 +14,7 @@ import * as clubs from "./011-clubs.js";
 import * as priceAlerts from "./012-price-alerts.js";
 import * as attachments from "./013-attachments.js";
 import * as entryOrders from "./014-entry-orders.js";
+import * as sandboxSnapshots from "./019-sandbox-snapshots.js";
 
 export interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -35,4 +36,5 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   "012-price-alerts": priceAlerts,
   "013-attachments": attachments,
   "014-entry-orders": entryOrders,
+  "019-sandbox-snapshots": sandboxSnapshots,
 };
