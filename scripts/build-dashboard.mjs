@@ -10,7 +10,7 @@
  * dashboard unbuilt: the server then answers /dashboard with a page saying how to build it.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -56,22 +56,33 @@ try {
   process.exit(0);
 }
 
-rmSync(out, { recursive: true, force: true });
-mkdirSync(out, { recursive: true });
-await esbuild.build({
-  absWorkingDir: root,
-  entryPoints: { app: "web/dashboard/main.tsx" },
-  outdir: out,
-  entryNames: "[name]",
-  bundle: true,
-  format: "esm",
-  platform: "browser",
-  target: ["chrome110", "firefox115", "safari16"],
-  minify: true,
-  jsx: "automatic",
-  jsxImportSource: "preact",
-  tsconfig: "web/dashboard/tsconfig.json",
-  legalComments: "eof",
-  logLevel: "warning",
-});
-writeFileSync(stampFile, stamp);
+// Built aside and renamed into place: two builds at once (two test files, two work trees sharing
+// nothing but this folder) never serve or leave a half-written bundle.
+const staging = `${out}.${process.pid}.partial`;
+rmSync(staging, { recursive: true, force: true });
+mkdirSync(staging, { recursive: true });
+try {
+  await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: { app: "web/dashboard/main.tsx" },
+    outdir: staging,
+    entryNames: "[name]",
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    target: ["chrome110", "firefox115", "safari16"],
+    minify: true,
+    jsx: "automatic",
+    jsxImportSource: "preact",
+    tsconfig: "web/dashboard/tsconfig.json",
+    legalComments: "eof",
+    logLevel: "warning",
+  });
+  writeFileSync(join(staging, "inputs.sha256"), stamp);
+  rmSync(out, { recursive: true, force: true });
+  renameSync(staging, out);
+} catch (error) {
+  rmSync(staging, { recursive: true, force: true });
+  // another build renamed the same bundle into place first: its copy is as good
+  if (!(existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp)) throw error;
+}

@@ -26,6 +26,10 @@ import "./style.css";
 const MAX_CHARTS = 8;
 const CLOSE_REASONS: Record<number, string> = { 1: "stop-loss", 2: "take-profit", 3: "trailing stop" };
 
+interface InstrumentsBody {
+  instrumentDisplayDatas: { instrumentID: number; instrumentDisplayName: string; symbolFull: string }[];
+}
+
 interface Me {
   username: string;
   firstName: string;
@@ -181,7 +185,31 @@ function Dashboard({ config, onSignedOut }: { config: DashboardConfig; onSignedO
     return () => clearInterval(timer);
   }, [api, channel.state, topicKey]);
 
-  const instruments = useMemo(() => new Map(watched.map((i) => [i.instrumentId, i])), [watched]);
+  // names of instruments held but not watched (a position opened by another app)
+  const [others, setOthers] = useState<Instrument[]>([]);
+  const unnamed = held.filter(
+    (id) => !watched.some((i) => i.instrumentId === id) && !others.some((i) => i.instrumentId === id),
+  );
+  const unnamedKey = [...new Set(unnamed)].sort().join(",");
+  useEffect(() => {
+    if (!unnamedKey) return;
+    api<InstrumentsBody>("GET", `/api/v1/market-data/instruments?instrumentIds=${unnamedKey}`)
+      .then((b) =>
+        setOthers((previous) => [
+          ...previous,
+          ...b.instrumentDisplayDatas.map((d) => ({
+            instrumentId: d.instrumentID,
+            symbol: d.symbolFull,
+            name: d.instrumentDisplayName,
+          })),
+        ]),
+      )
+      .catch(() => {});
+  }, [api, unnamedKey]);
+  const instruments = useMemo(
+    () => new Map([...others, ...watched].map((i) => [i.instrumentId, i])),
+    [watched, others],
+  );
 
   const doSignOut = async () => {
     realtime.current?.stop();

@@ -116,7 +116,8 @@ export function mergeRate(previous: Quote | undefined, fields: Record<string, st
 }
 
 const money = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
-export const formatMoney = (n: number) => money.format(n);
+/** Whole cents; never "-$0.00". */
+export const formatMoney = (n: number) => money.format(Math.round(n * 100) / 100 || 0);
 
 export function formatPrice(n: number): string {
   const digits = n >= 1000 ? 2 : n >= 1 ? 4 : 6;
