@@ -8,10 +8,7 @@ import { engines, type Harness, startHarness } from "../support/harness.js";
 
 const configOf = (html: string) =>
   JSON.parse(
-    /name="dashboard-config" content="([^"]+)"/
-      .exec(html)![1]!
-      .replaceAll("&quot;", '"')
-      .replaceAll("&amp;", "&"),
+    /name="dashboard-config" content="([^"]+)"/.exec(html)![1]!.replaceAll("&quot;", '"').replaceAll("&amp;", "&"),
   ) as { clientId: string; redirectUri: string; scope: string; scopePrefix: string };
 
 const dashboardClients = async (h: Harness) =>
