@@ -124,7 +124,7 @@ describe.each(suites)("the dashboard in %s", () => {
     const config = JSON.parse(
       /name="dashboard-config" content="([^"]+)"/.exec(html)![1]!.replaceAll("&quot;", '"'),
     ) as Record<string, string>;
-    expect(Object.keys(config).sort()).toEqual(["clientId", "redirectUri", "scope", "scopePrefix"]);
+    expect(Object.keys(config).sort()).toEqual(["clientId", "redirectUri", "sandbox", "scope", "scopePrefix"]);
     expect(config.redirectUri).toBe(`${base}/dashboard`);
     expect(html).not.toMatch(/sta_(ak|uk|cs|rt)_/);
   });

@@ -9,7 +9,13 @@ import { engines, type Harness, startHarness } from "../support/harness.js";
 const configOf = (html: string) =>
   JSON.parse(
     /name="dashboard-config" content="([^"]+)"/.exec(html)![1]!.replaceAll("&quot;", '"').replaceAll("&amp;", "&"),
-  ) as { clientId: string; redirectUri: string; scope: string; scopePrefix: string };
+  ) as {
+    clientId: string;
+    redirectUri: string;
+    scope: string;
+    scopePrefix: string;
+    sandbox: boolean;
+  };
 
 const dashboardClients = async (h: Harness) =>
   (await listClients(withActor(h.deps, systemActor("test")))).filter((c) => c.name === DASHBOARD_CLIENT_NAME);

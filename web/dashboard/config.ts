@@ -8,6 +8,8 @@ export interface DashboardConfig {
   scope: string;
   /** The scope prefix of this server (`service-public`). */
   scopePrefix: string;
+  /** Whether this server serves the sandbox control API (`/sandbox/v1`): the operator's panel. */
+  sandbox: boolean;
 }
 
 export function readConfig(): DashboardConfig {

@@ -4,6 +4,7 @@ import { type Api, createApi } from "./api.ts";
 import { beginSignIn, completeSignIn, refresh, signOut, storedTokens } from "./auth.ts";
 import { Portfolio } from "./components/Portfolio.tsx";
 import { PriceChart } from "./components/PriceChart.tsx";
+import { SandboxPanel } from "./components/Sandbox.tsx";
 import { Feed, Notifications } from "./components/Social.tsx";
 import { type DashboardConfig, readConfig } from "./config.ts";
 import {
@@ -267,6 +268,17 @@ function Dashboard({ config, onSignedOut }: { config: DashboardConfig; onSignedO
             announce={setAnnouncement}
           />
         </section>
+        {config.sandbox && (
+          <section aria-labelledby="sandbox-heading" class="sandbox">
+            <h2 id="sandbox-heading">Sandbox controls (operator)</h2>
+            <SandboxPanel
+              username={me?.username ?? null}
+              watched={watched}
+              quotes={quotes}
+              announce={setAnnouncement}
+            />
+          </section>
+        )}
         <section aria-labelledby="feed-heading" class="feed-section">
           <h2 id="feed-heading">Your feed</h2>
           <Feed api={api} posts={posts} reload={loadFeed} />

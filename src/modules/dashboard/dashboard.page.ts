@@ -7,6 +7,8 @@ export interface PageConfig {
   redirectUri: string;
   scope: string;
   scopePrefix: string;
+  /** Whether the server serves the sandbox control API: the page then shows the operator's panel. */
+  sandbox: boolean;
 }
 
 /**

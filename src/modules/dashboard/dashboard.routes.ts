@@ -58,6 +58,8 @@ export function registerDashboardRoutes(app: App, deps: Deps): void {
         redirectUri,
         scope: DASHBOARD_SCOPES.map((s) => `${prefix}:${s}`).join(" "),
         scopePrefix: prefix,
+        // the sandbox's routes exist only when it is on (SANDBOX=off answers 404)
+        sandbox: app.hasRoute({ method: "GET", url: "/sandbox/v1/market" }),
       }),
     );
   });
