@@ -79,7 +79,12 @@ function Dashboard({ config, onSignedOut }: { config: DashboardConfig; onSignedO
   const [notifications, setNotifications] = useState<Notification[] | null>(null);
   const [quotes, setQuotes] = useState<Map<number, Quote>>(new Map());
   const [channel, setChannel] = useState<{ state: ChannelState; detail?: string }>({ state: "connecting" });
-  const [announcement, setAnnouncement] = useState("");
+  // what happened, newest first: order results, stop-loss closes, sandbox actions (a polite live log)
+  const [activity, setActivity] = useState<{ id: number; text: string }[]>([]);
+  const announce = useCallback(
+    (text: string) => setActivity((previous) => [{ id: (previous[0]?.id ?? 0) + 1, text }, ...previous].slice(0, 5)),
+    [],
+  );
   const [problem, setProblem] = useState<string | null>(null);
   const realtime = useRef<Realtime | null>(null);
 
@@ -121,14 +126,14 @@ function Dashboard({ config, onSignedOut }: { config: DashboardConfig; onSignedO
       if (m.type === "Trading.OrderForCloseMultiple.Update") {
         const reason = CLOSE_REASONS[Number(c.CloseReason)];
         if (reason) {
-          setAnnouncement(
+          announce(
             `Position ${String(c.PositionID)} closed by ${reason} at ${formatPrice(Number(c.EndRate))}: ${formatMoney(Number(c.NetProfit))}.`,
           );
         }
       }
       loadPortfolio();
     },
-    [loadPortfolio],
+    [loadPortfolio, announce],
   );
 
   useEffect(() => {
@@ -238,9 +243,13 @@ function Dashboard({ config, onSignedOut }: { config: DashboardConfig; onSignedO
           Sign out
         </button>
       </header>
-      <div role="status" aria-live="polite" class="announcement" data-testid="announcement">
-        {announcement}
-      </div>
+      {activity.length > 0 && (
+        <ul role="log" aria-label="Activity" class="activity" data-testid="activity">
+          {activity.map((a) => (
+            <li key={a.id}>{a.text}</li>
+          ))}
+        </ul>
+      )}
       {problem && (
         <p role="alert" class="error">
           {problem}
@@ -265,18 +274,13 @@ function Dashboard({ config, onSignedOut }: { config: DashboardConfig; onSignedO
             instruments={instruments}
             watched={watched}
             reload={loadPortfolio}
-            announce={setAnnouncement}
+            announce={announce}
           />
         </section>
         {config.sandbox && (
           <section aria-labelledby="sandbox-heading" class="sandbox">
             <h2 id="sandbox-heading">Sandbox controls (operator)</h2>
-            <SandboxPanel
-              username={me?.username ?? null}
-              watched={watched}
-              quotes={quotes}
-              announce={setAnnouncement}
-            />
+            <SandboxPanel username={me?.username ?? null} watched={watched} quotes={quotes} announce={announce} />
           </section>
         )}
         <section aria-labelledby="feed-heading" class="feed-section">
