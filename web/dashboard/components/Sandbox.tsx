@@ -146,7 +146,8 @@ function Controls(props: {
         bid: Number(bid),
         ask: Number(ask),
       });
-      return `Sandbox: price of ${chosen} set to bid ${formatPrice(r.quote.bid)}, ask ${formatPrice(r.quote.ask)}.`;
+      const symbol = watched.find((i) => i.instrumentId === chosen)?.symbol ?? String(chosen);
+      return `Sandbox: ${symbol} set to bid ${formatPrice(r.quote.bid)}, ask ${formatPrice(r.quote.ask)}.`;
     });
   };
   const me = username ? encodeURIComponent(username) : null;
