@@ -13,6 +13,7 @@ import { migrateToLatest } from "./infra/db/migrate.js";
 import { LocalLease } from "./infra/lease/lease.js";
 import { RedisLease } from "./infra/lease/redis.js";
 import { DiskMediaStore } from "./infra/media/media-store.js";
+import { S3MediaStore } from "./infra/media/s3-media-store.js";
 import { Metrics } from "./infra/metrics.js";
 import { MemoryPresence } from "./infra/presence/presence.js";
 import { RedisPresence } from "./infra/presence/redis.js";
@@ -116,7 +117,7 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
       trending: {},
       realtime: new RealtimeHub(presence),
       positionUpdates: new PositionUpdates(),
-      media: new DiskMediaStore(config.media.dir),
+      media: config.media.s3 ? new S3MediaStore(config.media.s3) : new DiskMediaStore(config.media.dir),
     };
     registerPriceStream(deps);
     // Before the triggers: a tick's rates reach the sockets before the closes it causes.
