@@ -265,6 +265,26 @@ describe.each(suites)("the dashboard in %s", () => {
     await page.screenshot({ path: `${ARTIFACTS}/dashboard.png`, fullPage: false });
   });
 
+  it("signs out: the tokens leave the tab and the grant is revoked", async () => {
+    const stored = await page.evaluate('sessionStorage.getItem("sta-dashboard-tokens")');
+    const { refreshToken } = JSON.parse(stored as string) as { refreshToken: string };
+    const clientId = (
+      JSON.parse((await page.locator('meta[name="dashboard-config"]').getAttribute("content"))!) as {
+        clientId: string;
+      }
+    ).clientId;
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("button", { name: "Sign in" }).waitFor();
+    expect(await page.evaluate('sessionStorage.getItem("sta-dashboard-tokens")')).toBeNull();
+    const refreshed = await fetch(`${base}/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken, client_id: clientId }),
+    });
+    expect(refreshed.status).toBe(400);
+    expect(((await refreshed.json()) as { error: string }).error).toBe("invalid_grant");
+  });
+
   it("logged no error and loaded nothing from elsewhere", () => {
     expect(problems).toEqual([]);
     expect(external).toEqual([]);

@@ -135,5 +135,8 @@ export async function signOut(config: DashboardConfig): Promise<void> {
       token_type_hint: "refresh_token",
       client_id: config.clientId,
     }).toString(),
-  }).catch(() => {});
+  })
+    // read to the end: an unread body is cancelled, which Chromium reports as a failed load
+    .then((response) => response.text())
+    .catch(() => {});
 }
