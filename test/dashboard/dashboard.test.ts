@@ -265,6 +265,31 @@ describe.each(suites)("the dashboard in %s", () => {
     await page.screenshot({ path: `${ARTIFACTS}/dashboard.png`, fullPage: false });
   });
 
+  it("renews an expired access token once, however many calls need it at the same time", async () => {
+    await page.evaluate(`(() => {
+      const t = JSON.parse(sessionStorage.getItem("sta-dashboard-tokens"));
+      sessionStorage.setItem("sta-dashboard-tokens", JSON.stringify({ ...t, expiresAt: 0 }));
+    })()`);
+    const tokenCalls: string[] = [];
+    const count = (r: { url(): string }) => {
+      if (r.url().endsWith("/oauth/token")) tokenCalls.push(r.url());
+    };
+    page.on("request", count);
+    try {
+      await page.reload();
+      await expect.poll(() => page.getByTestId("username").textContent()).toBe(user.username);
+      await expect.poll(() => page.locator(".channel").getAttribute("data-state"), { timeout: 15_000 }).toBe("live");
+      await page
+        .getByRole("heading", { name: "Open positions" })
+        .or(page.getByTestId("no-positions"))
+        .first()
+        .waitFor();
+      expect(tokenCalls).toHaveLength(1);
+    } finally {
+      page.off("request", count);
+    }
+  });
+
   it("signs out: the tokens leave the tab and the grant is revoked", async () => {
     const stored = await page.evaluate('sessionStorage.getItem("sta-dashboard-tokens")');
     const { refreshToken } = JSON.parse(stored as string) as { refreshToken: string };

@@ -104,8 +104,21 @@ export async function completeSignIn(config: DashboardConfig): Promise<Tokens | 
   return tokens;
 }
 
-/** A fresh access token from the refresh token (which rotates), or null when there is none left. */
-export async function refresh(config: DashboardConfig): Promise<Tokens | null> {
+let refreshing: Promise<Tokens | null> | null = null;
+
+/**
+ * A fresh access token from the refresh token, or null when there is none left. One at a time:
+ * the refresh token rotates, and presenting a spent one revokes the whole grant (decision 0034),
+ * so the socket's reconnect and an API call needing a token at once share one refresh.
+ */
+export function refresh(config: DashboardConfig): Promise<Tokens | null> {
+  refreshing ??= refreshOnce(config).finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+async function refreshOnce(config: DashboardConfig): Promise<Tokens | null> {
   const current = storedTokens();
   if (!current?.refreshToken) return null;
   try {
