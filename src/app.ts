@@ -19,6 +19,7 @@ import { registerWebSocketUpgrade } from "./http/websocket.js";
 import { storeFailureOf } from "./infra/db/failures.js";
 import { registerClubRoutes } from "./modules/clubs/clubs.routes.js";
 import type { Deps } from "./modules/context.js";
+import { registerDashboardRoutes } from "./modules/dashboard/dashboard.routes.js";
 import { registerHealthRoutes } from "./modules/health/health.routes.js";
 import { createKeyPairAuthenticator } from "./modules/identity/authenticate.js";
 import { registerAvatarRoutes } from "./modules/identity/avatar.routes.js";
@@ -105,6 +106,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
   registerPriceAlertRoutes(app, deps);
   await registerMediaRoutes(app, deps);
   registerSandboxRoutes(app, deps);
+  registerDashboardRoutes(app, deps);
   // The real-time channel at /ws: the same credentials, checked by the same authenticators.
   registerWebSocketUpgrade(app, config, createRealtimeServer(deps, authenticators));
 

@@ -104,6 +104,7 @@ export async function serve(config: Config, out: Output): Promise<void> {
     {
       baseUrl,
       docsUrl: `${baseUrl}/docs`,
+      dashboardUrl: `${baseUrl}/dashboard`,
       openapiUrl: `${baseUrl}/openapi.json`,
       realtimeUrl: realtimeUrl(baseUrl, app.realtimeAddress()),
       version: API_VERSION,
@@ -196,6 +197,7 @@ function banner(baseUrl: string, c: DemoCredentials | undefined, realtime: strin
     `Social Trading API ${API_VERSION} is serving`,
     `  Base URL : ${baseUrl}`,
     `  Docs     : ${baseUrl}/docs`,
+    `  Dashboard: ${baseUrl}/dashboard${c ? ` (sign in as ${c.username} / ${c.password})` : ""}`,
     `  OpenAPI  : ${baseUrl}/openapi.json`,
     `  Real-time: ${realtime} (docs/realtime.md)`,
     `  Limits   : ${limits}`,

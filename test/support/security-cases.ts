@@ -367,6 +367,11 @@ const PUBLIC: SecurityCase[] = [
       "GET /docs/yaml",
     ] as const
   ).map((route) => ({ route, public: "the API's documentation" })),
+  ...(["GET /dashboard", "GET /dashboard/app.js", "GET /dashboard/app.css"] as const).map((route) => ({
+    route,
+    public:
+      "the dashboard's page and bundle: it signs in through the OAuth flow and calls the API with its bearer token",
+  })),
 ];
 
 /**
