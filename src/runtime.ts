@@ -21,6 +21,7 @@ import { GENERATED_KEY_FILE, loadOrCreateKeyFile } from "./infra/secrets/key-fil
 import { createSecretBox } from "./infra/secrets/secret-box.js";
 import type { Deps } from "./modules/context.js";
 import { MarketEngine } from "./modules/market/engine.js";
+import { marketHours as makeMarketHours } from "./modules/market/hours/market-hours.js";
 import { registerPriceStream } from "./modules/market/price-stream.js";
 import { registerNotificationSubscribers } from "./modules/notifications/notifications.subscribers.js";
 import { createExternalKeys } from "./modules/oauth/access-tokens.js";
@@ -88,7 +89,9 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
       : new MemoryPresence();
     opened.push(presence);
     const tickLag = metrics.marketTickLag;
+    const marketHours = makeMarketHours(config.marketHours.mode);
     const market = new MarketEngine(config.market, clock, {
+      isOpen: (instrument, at) => instrument.exchangeId === undefined || marketHours.isOpen(instrument.exchangeId, at),
       onError: (error) => log.error({ err: error }, "market tick failed"),
       leadership,
       onTickLag: (lateMs) => tickLag.observe(lateMs / 1000),
@@ -105,6 +108,7 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
       config,
       log,
       market,
+      marketHours,
       rateLimits,
       secrets,
       metrics,

@@ -6,9 +6,11 @@ import { newId } from "../../core/ids.js";
 import type { Quote } from "../../core/market.js";
 import type { Ctx, Deps } from "../context.js";
 import { demoCidOf } from "../identity/identity.view.js";
+import { assertMarketOpen } from "../market/hours/market-open.js";
 import { findInstruments, type Instrument } from "../market/find-instruments.js";
 import { currentQuotes } from "../market/quotes.js";
 import { demoAccountOf, ORDER_TYPE_OPEN, STATUS_EXECUTED, TRADE_SCOPES } from "./demo-account.js";
+import { slTpBandProblems } from "./eligibility/eligibility-rules.js";
 import { idempotently } from "./idempotency.js";
 import { amountForUnits, fromCents, toCents, unitsFor } from "./math.js";
 import { type TradingRepository, tradingRepository } from "./trading.repository.js";
@@ -75,6 +77,10 @@ export async function openMarketOrder(ctx: Ctx, requestId: string, input: OpenOr
   return idempotently(ctx, { userId: actor.userId, requestId, operation, input }, async (trx, record) => {
     const repo = tradingRepository(trx);
     const plan = validate(input, instrument, quote);
+    // Market hours and the stop-loss / take-profit bands (decisions 0129, 0131).
+    if (instrument) assertMarketOpen(ctx, instrument);
+    const bands = slTpBandProblems({ ...plan, assetTypeId: instrument?.assetTypeId ?? 0, isBuy: input.isBuy, leverage: input.leverage });
+    if (bands.length > 0) throw validationFailed(bands);
     if (!(await debit(ctx, repo, actor, plan.amountCents))) {
       const account = await demoAccountOf(ctx, repo, actor);
       const cash = `the available cash, ${fmt(fromCents(account.cashCents))} USD`;

@@ -22,6 +22,8 @@ export interface Fired {
   kind: TriggerKind;
   /** The trigger price, as a rate (not in x coordinates). */
   rate: number;
+  /** Long (closes at the bid) or short (closes at the ask). */
+  isBuy: boolean;
 }
 
 export interface TriggerSpec {
@@ -198,7 +200,13 @@ export class TriggerIndex {
     const fire = (positionId: number, kind: TriggerKind, level: number) => {
       if (seen.has(positionId)) return;
       seen.add(positionId);
-      fired.push({ positionId, instrumentId: side.instrumentId, kind, rate: clean(level * side.sign) });
+      fired.push({
+        positionId,
+        instrumentId: side.instrumentId,
+        kind,
+        rate: clean(level * side.sign),
+        isBuy: side.sign > 0,
+      });
     };
     // Stop-losses at or above x fire (highest first).
     for (let pair = side.stops.maxKey(); pair !== undefined && pair[0] >= x; pair = side.stops.nextLowerKey(pair)) {

@@ -70,7 +70,7 @@ export function registerTradingTriggers(deps: Deps): void {
     }
     for (const fired of evaluateTick(index, quotes)) {
       try {
-        await closeByTrigger(deps, fired.positionId, fired.kind, fired.rate);
+        await closeByTrigger(deps, fired.positionId, fired.kind, fillRate(fired, quotes, tick.reopened));
       } catch (error) {
         deps.log.error({ err: error, positionId: fired.positionId }, "trigger close failed");
         // Watch it again, so the next tick retries instead of the stop being lost. When the store
@@ -96,6 +96,18 @@ export function registerTradingMetrics(deps: Deps): void {
     "Positions whose stop-loss, take-profit or trailing stop this instance watches",
     () => deps.triggers.index.size,
   );
+}
+
+/**
+ * Where a fired trigger closes: at its level, except on the first price after its market was
+ * closed, when the price may have gapped past the level: then at that first price, as a broker
+ * fills a stop or a limit at the open (decision 0128).
+ */
+export function fillRate(fired: Fired, quotes: readonly Quote[], reopened: ReadonlySet<number> | undefined): number {
+  if (!reopened?.has(fired.instrumentId)) return fired.rate;
+  const quote = quotes.find((q) => q.instrumentId === fired.instrumentId);
+  if (!quote) return fired.rate;
+  return fired.isBuy ? quote.bid : quote.ask;
 }
 
 export function evaluateTick(index: TriggerIndex, quotes: readonly Quote[]): Fired[] {
