@@ -30,6 +30,8 @@ import { bearerAuthenticator, registerOAuthRoutes } from "./modules/oauth/oauth.
 import { registerPriceAlertRoutes } from "./modules/price-alerts/price-alerts.routes.js";
 import { createRealtimeServer } from "./modules/realtime/server.js";
 import { registerSocialRoutes } from "./modules/social/social.routes.js";
+import { registerCostsRoutes } from "./modules/trading/costs/costs.routes.js";
+import { registerEligibilityRoutes } from "./modules/trading/eligibility/eligibility.routes.js";
 import { registerTradingRoutes } from "./modules/trading/trading.routes.js";
 import { registerWatchlistRoutes } from "./modules/watchlists/watchlists.routes.js";
 
@@ -93,6 +95,8 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
   registerOAuthRoutes(app, deps);
   registerMarketRoutes(app, deps);
   registerTradingRoutes(app, deps);
+  registerCostsRoutes(app, deps);
+  registerEligibilityRoutes(app, deps);
   registerWatchlistRoutes(app, deps);
   registerSocialRoutes(app, deps);
   registerAvatarRoutes(app, deps);

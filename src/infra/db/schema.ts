@@ -342,6 +342,17 @@ export interface WatchlistItemsTable {
 }
 
 /** Money columns are bigint: PostgreSQL returns them as strings, so repositories read them with Number(). */
+/** One overnight (or weekend) fee charged to a position at one rollover (migration 015). */
+export interface DemoOvernightFeesTable {
+  positionId: number;
+  rolloverDate: string;
+  userId: string;
+  instrumentId: number;
+  feeCents: number | string;
+  isWeekend: number;
+  chargedAt: string;
+}
+
 export interface DemoAccountsTable {
   userId: string;
   cid: number;
@@ -473,6 +484,7 @@ export interface Database {
   demoOrders: DemoOrdersTable;
   demoPositions: DemoPositionsTable;
   demoTrades: DemoTradesTable;
+  demoOvernightFees: DemoOvernightFeesTable;
   idempotencyKeys: IdempotencyKeysTable;
   posts: PostsTable;
   postTags: PostTagsTable;

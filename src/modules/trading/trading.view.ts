@@ -66,7 +66,7 @@ export function toPosition(v: PositionValue) {
     orderID: p.orderId,
     orderType: 17,
     units: p.units,
-    totalFees: 0,
+    totalFees: fromCents(v.feesCents),
     initialAmountInDollars: fromCents(p.initialAmountCents),
     isTslEnabled: p.isTslEnabled === 1,
     stopLossVersion: p.version,
@@ -164,7 +164,7 @@ export const toOrderInfo = ({ order, position }: OrderInfo) => ({
     : [],
 });
 
-export const toTrade = (t: TradeRow) => ({
+export const toTrade = (t: TradeRow & { feesCents?: number }) => ({
   netProfit: fromCents(t.netProfitCents),
   closeRate: t.closeRate,
   closeTimestamp: t.closeDateTime,
@@ -182,7 +182,7 @@ export const toTrade = (t: TradeRow) => ({
   parentPositionId: 0,
   investment: fromCents(t.investmentCents),
   initialInvestment: fromCents(t.initialInvestmentCents),
-  fees: 0,
+  fees: fromCents(t.feesCents ?? 0),
   units: t.units,
   closeReason: t.closeReason,
 });
