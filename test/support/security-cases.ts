@@ -177,6 +177,13 @@ const TRADING: SecurityCase[] = [
   { route: "GET /api/v1/trading/info/demo/pnl", scopes: TRADE_READ },
   { route: "GET /api/v1/trading/info/demo/orders/:orderId", scopes: TRADE_READ },
   { route: "GET /api/v1/trading/info/trade/demo/history", scopes: TRADE_READ },
+  {
+    route: "POST /api/v2/trading/info/demo/costs",
+    scopes: TRADE_READ,
+    payload: { action: "open", transaction: "buy", instrumentId: 1001, leverage: 1, amount: 100 },
+  },
+  { route: "POST /api/v2/trading/info/demo/eligibility", scopes: TRADE_READ, payload: { instrumentIds: [1001] } },
+  { route: "POST /api/v1/trading/info/demo/eligibility", scopes: TRADE_READ, payload: { instrumentIds: [1001] } },
 ];
 
 const WATCHLISTS: SecurityCase[] = [

@@ -30,7 +30,11 @@ describe("costs arithmetic (properties)", () => {
         const bid = t.rate;
         const ask = t.rate * (1 + t.spread);
         const units = ((t.marginCents / 100) * t.leverage) / ask;
-        const costs = openCosts(t, { isBuy: t.isBuy, leverage: t.leverage, units, marginCents: t.marginCents }, { bid, ask });
+        const costs = openCosts(
+          t,
+          { isBuy: t.isBuy, leverage: t.leverage, units, marginCents: t.marginCents },
+          { bid, ask },
+        );
         for (const cents of Object.values(costs)) {
           expect(Number.isSafeInteger(cents)).toBe(true);
           expect(cents).toBeGreaterThanOrEqual(0);
@@ -45,7 +49,11 @@ describe("costs arithmetic (properties)", () => {
         const bid = t.rate;
         const ask = t.rate * (1 + t.spread);
         const at = (m: number) =>
-          openCosts(t, { isBuy: t.isBuy, leverage: t.leverage, units: ((m / 100) * t.leverage) / ask, marginCents: m }, { bid, ask });
+          openCosts(
+            t,
+            { isBuy: t.isBuy, leverage: t.leverage, units: ((m / 100) * t.leverage) / ask, marginCents: m },
+            { bid, ask },
+          );
         const small = at(t.marginCents);
         const big = at(t.marginCents + extra);
         for (const k of Object.keys(small) as (keyof typeof small)[]) expect(big[k]).toBeGreaterThanOrEqual(small[k]);
@@ -103,17 +111,30 @@ describe.each(engines())("costs and eligibility over HTTP on %s", (engine) => {
       orderCurrency: "usd",
     });
     expect(res.statusCode, res.body).toBe(200);
-    const body = res.json() as { instrumentId: number; symbol: string; costs: { costType: string; amount: number; currency: string }[] };
+    const body = res.json() as {
+      instrumentId: number;
+      symbol: string;
+      costs: { costType: string; amount: number; currency: string }[];
+    };
     expect(body.instrumentId).toBe(AAPL);
     expect(body.symbol).toBe("AAPL");
     const by = new Map(body.costs.map((c) => [c.costType, c.amount]));
-    expect([...by.keys()]).toEqual(["markup", "marketSpread", "transactionFee", "overnightFee", "overWeekendFee", "sdrt"]);
+    expect([...by.keys()]).toEqual([
+      "markup",
+      "marketSpread",
+      "transactionFee",
+      "overnightFee",
+      "overWeekendFee",
+      "sdrt",
+    ]);
     expect(by.get("overnightFee")).toBe(0.35);
     expect(by.get("overWeekendFee")).toBe(1.05);
     expect(by.get("marketSpread")).toBeGreaterThan(0);
     expect(by.get("sdrt")).toBe(0);
 
-    const uk = (await post(COSTS, { action: "open", transaction: "buy", symbol: "barc.l", leverage: 1, amount: 1000 })).json();
+    const uk = (
+      await post(COSTS, { action: "open", transaction: "buy", symbol: "barc.l", leverage: 1, amount: 1000 })
+    ).json();
     const ukBy = new Map((uk.costs as { costType: string; amount: number }[]).map((c) => [c.costType, c.amount]));
     expect(uk.instrumentId).toBe(BARC);
     expect(ukBy.get("sdrt")).toBeCloseTo(5, 1);
@@ -121,9 +142,18 @@ describe.each(engines())("costs and eligibility over HTTP on %s", (engine) => {
   });
 
   it("answers 404 for an unknown instrument or position, 422 for broken rules", async () => {
-    expect((await post(COSTS, { action: "open", transaction: "buy", instrumentId: 999999, leverage: 1, amount: 50 })).statusCode).toBe(404);
+    expect(
+      (await post(COSTS, { action: "open", transaction: "buy", instrumentId: 999999, leverage: 1, amount: 50 }))
+        .statusCode,
+    ).toBe(404);
     expect((await post(COSTS, { action: "close", transaction: "sell", positionIds: [987654] })).statusCode).toBe(404);
-    const broken = await post(COSTS, { action: "open", transaction: "buy", instrumentId: AAPL, symbol: "AAPL", leverage: 0 });
+    const broken = await post(COSTS, {
+      action: "open",
+      transaction: "buy",
+      instrumentId: AAPL,
+      symbol: "AAPL",
+      leverage: 0,
+    });
     expect(broken.statusCode).toBe(422);
     expect(broken.json().details.map((d: { field: string }) => d.field)).toEqual(
       expect.arrayContaining(["body/instrumentId", "body/leverage", "body/amount"]),
@@ -141,20 +171,24 @@ describe.each(engines())("costs and eligibility over HTTP on %s", (engine) => {
       expect(body.eligibilities).toHaveLength(1);
       const e = body.eligibilities[0];
       expect(e).toMatchObject({ instrumentId: AAPL, symbol: "AAPL", allowOpenPosition: true, minPositionExposure: 10 });
-      expect(e.leverageConfigs.map((c: { settlementType: string; direction: string }) => `${c.settlementType} ${c.direction}`)).toEqual([
-        "REAL LONG",
-        "CFD LONG",
-        "CFD SHORT",
-      ]);
+      expect(
+        e.leverageConfigs.map(
+          (c: { settlementType: string; direction: string }) => `${c.settlementType} ${c.direction}`,
+        ),
+      ).toEqual(["REAL LONG", "CFD LONG", "CFD SHORT"]);
       expect(e.leverageConfigs[2].leverageValues).toEqual([1, 2, 5]);
     }
-    const many = await post("/api/v2/trading/info/demo/eligibility", { instrumentIds: Array.from({ length: 101 }, (_, i) => i + 1) });
+    const many = await post("/api/v2/trading/info/demo/eligibility", {
+      instrumentIds: Array.from({ length: 101 }, (_, i) => i + 1),
+    });
     expect(many.statusCode).toBe(422);
     expect((await post("/api/v2/trading/info/demo/eligibility", {})).statusCode).toBe(422);
   });
 
   it("refuses at open a stop-loss beyond the whole margin", async () => {
-    const q = h.deps.market.quote(AAPL) ?? (await import("../../src/modules/market/quotes.js").then((m) => m.currentQuotes(h.deps, [AAPL]))).get(AAPL)!;
+    const q =
+      h.deps.market.quote(AAPL) ??
+      (await import("../../src/modules/market/quotes.js").then((m) => m.currentQuotes(h.deps, [AAPL]))).get(AAPL)!;
     const res = await post("/api/v1/trading/execution/demo/market-open-orders/by-amount", {
       InstrumentID: AAPL,
       IsBuy: true,

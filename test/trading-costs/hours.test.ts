@@ -90,7 +90,10 @@ describe.each(engines())("market hours on %s", (engine) => {
     });
     expect(res.statusCode, res.body).toBe(200);
     const byId = new Map(
-      (res.json().eligibilities as { instrumentId: number; allowOpenPosition: boolean }[]).map((e) => [e.instrumentId, e]),
+      (res.json().eligibilities as { instrumentId: number; allowOpenPosition: boolean }[]).map((e) => [
+        e.instrumentId,
+        e,
+      ]),
     );
     expect(byId.get(AAPL)!.allowOpenPosition).toBe(false);
     expect(byId.get(BTC)!.allowOpenPosition).toBe(true);

@@ -3,7 +3,7 @@
  * session and, for the stock exchanges, the published holidays and early closes of 2026 and 2027.
  * Sources and rules: docs/decisions/0128-market-hours.md. Exchange keys are catalog.ts's EXCHANGES.
  */
-import { EXCHANGES } from "../catalog.js";
+import type { EXCHANGES } from "../catalog.js";
 
 export type ExchangeName = keyof typeof EXCHANGES;
 

@@ -142,8 +142,7 @@ export function rolloversBetween(from: Date, to: Date, limit = 400): Rollover[] 
     if (at.getTime() > to.getTime()) break;
     if (at.getTime() > from.getTime()) out.push({ date: day, at, weekday: localTime(at, ROLLOVER.timeZone).weekday });
     // The next local date: noon of this one plus a day never crosses two dates over DST.
-    day = localTime(new Date(zonedInstant(day, 12 * 60, ROLLOVER.timeZone).getTime() + DAY_MS), ROLLOVER.timeZone)
-      .date;
+    day = localTime(new Date(zonedInstant(day, 12 * 60, ROLLOVER.timeZone).getTime() + DAY_MS), ROLLOVER.timeZone).date;
     if (i > 100_000) break;
   }
   return out;

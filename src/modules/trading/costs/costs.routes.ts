@@ -2,8 +2,8 @@ import { api } from "../../../http/access.js";
 import type { App } from "../../../http/app-type.js";
 import { errorResponse } from "../../../http/schemas.js";
 import { type Deps, withActor } from "../../context.js";
-import { fromCents } from "../math.js";
 import { READ_SCOPES } from "../demo-account.js";
+import { fromCents } from "../math.js";
 import { CostsBody, CostsResponse } from "./costs.schemas.js";
 import { type CostsRequest, getCosts } from "./get-costs.js";
 

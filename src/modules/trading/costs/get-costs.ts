@@ -10,7 +10,14 @@ import { tradingRepository } from "../trading.repository.js";
 import { nightlyFeeCents, sdrtCents, spreadCents } from "./costs-math.js";
 import { overnightRatesOf, sdrtApplies, settlementOf } from "./fee-schedule.js";
 
-export const COST_TYPES = ["markup", "marketSpread", "transactionFee", "overnightFee", "overWeekendFee", "sdrt"] as const;
+export const COST_TYPES = [
+  "markup",
+  "marketSpread",
+  "transactionFee",
+  "overnightFee",
+  "overWeekendFee",
+  "sdrt",
+] as const;
 export type CostType = (typeof COST_TYPES)[number];
 
 export interface CostsRequest {
@@ -95,7 +102,8 @@ export async function getCosts(ctx: Ctx, req: CostsRequest): Promise<CostsResult
   }
   const sizes = [req.amount, req.units, req.contracts].filter(has).length;
   if (sizes !== 1) problems.push({ field: "amount", problem: "or {units} must be given, exactly one of them" });
-  if (has(req.contracts)) problems.push({ field: "contracts", problem: "is not supported: instruments here trade in units" });
+  if (has(req.contracts))
+    problems.push({ field: "contracts", problem: "is not supported: instruments here trade in units" });
   if (req.orderType === "mit") {
     problems.push({ field: "orderType", problem: "must be mkt: demo orders here execute at the market" });
   }
@@ -117,7 +125,10 @@ export async function getCosts(ctx: Ctx, req: CostsRequest): Promise<CostsResult
   const isBuy = req.transaction === "buy";
   const leverage = req.leverage as number;
   if (!instrument.allowedLeverages.includes(leverage)) {
-    throw invalid("leverage", `must be one of ${instrument.allowedLeverages.join(", ")} for ${instrument.symbol}; got ${leverage}`);
+    throw invalid(
+      "leverage",
+      `must be one of ${instrument.allowedLeverages.join(", ")} for ${instrument.symbol}; got ${leverage}`,
+    );
   }
   const settlement = settlementOf(instrument.assetTypeId, isBuy, leverage);
   if (has(req.settlementType) && req.settlementType.toUpperCase() !== settlement) {
@@ -131,12 +142,14 @@ export async function getCosts(ctx: Ctx, req: CostsRequest): Promise<CostsResult
   let marginCents: number;
   if (has(req.amount)) {
     const cents = toCents(req.amount);
-    if (cents === null || cents <= 0) throw invalid("amount", `must be a positive amount of USD with at most 2 decimals; got ${req.amount}`);
+    if (cents === null || cents <= 0)
+      throw invalid("amount", `must be a positive amount of USD with at most 2 decimals; got ${req.amount}`);
     marginCents = cents;
     units = unitsFor(cents, leverage, rate);
   } else {
     units = req.units as number;
-    if (!(units > 0) || !Number.isFinite(units)) throw invalid("units", `must be a positive number of units; got ${units}`);
+    if (!(units > 0) || !Number.isFinite(units))
+      throw invalid("units", `must be a positive number of units; got ${units}`);
     marginCents = Math.round(((units * rate) / leverage) * 100);
   }
   const figures = openCosts(instrument, { isBuy, leverage, units, marginCents }, quote);

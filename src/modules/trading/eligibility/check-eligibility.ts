@@ -48,7 +48,8 @@ export async function checkEligibility(ctx: Ctx, req: EligibilityRequest): Promi
     );
   }
   const currency = req.currency ?? "USD";
-  if (currency.toUpperCase() !== "USD") throw invalid("currency", `must be USD, the only currency supported; got ${currency}`);
+  if (currency.toUpperCase() !== "USD")
+    throw invalid("currency", `must be USD, the only currency supported; got ${currency}`);
 
   const found = await findInstruments(ctx, ids);
   const byId = new Map<number, Instrument>();

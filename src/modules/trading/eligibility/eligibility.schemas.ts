@@ -46,7 +46,9 @@ const InstrumentEligibility = Type.Object({
   instrumentId: Type.Integer(),
   symbol: Type.String(),
   minPositionExposure: Type.Number(),
-  maxUnitsPerOrder: Type.Number({ description: "The units the available cash buys at the highest leverage, at the ask" }),
+  maxUnitsPerOrder: Type.Number({
+    description: "The units the available cash buys at the highest leverage, at the ask",
+  }),
   allowOpenPosition: Type.Boolean({ description: "Whether the instrument's market is open now" }),
   allowClosePosition: Type.Boolean({ description: "Whether the instrument's market is open now" }),
   allowPartialClosePosition: Type.Boolean(),
