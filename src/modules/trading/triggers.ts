@@ -70,7 +70,8 @@ export function registerTradingTriggers(deps: Deps): void {
     }
     for (const fired of evaluateTick(index, quotes)) {
       try {
-        await closeByTrigger(deps, fired.positionId, fired.kind, fillRate(fired, quotes, tick.reopened));
+        const rate = tick.reopened?.has(fired.instrumentId) ? await gapFill(deps, fired, quotes) : fired.rate;
+        await closeByTrigger(deps, fired.positionId, fired.kind, rate);
       } catch (error) {
         deps.log.error({ err: error, positionId: fired.positionId }, "trigger close failed");
         // Watch it again, so the next tick retries instead of the stop being lost. When the store
@@ -99,15 +100,16 @@ export function registerTradingMetrics(deps: Deps): void {
 }
 
 /**
- * Where a fired trigger closes: at its level, except on the first price after its market was
- * closed, when the price may have gapped past the level: then at that first price, as a broker
- * fills a stop or a limit at the open (decision 0128).
+ * Where a trigger fired by the first price after its market was closed fills: at that price (the
+ * close side of the position), not at its level, as a broker fills a stop or a limit at the open
+ * when the price gapped past it (decision 0128). Between ticks of an open market a trigger fills
+ * at its level.
  */
-export function fillRate(fired: Fired, quotes: readonly Quote[], reopened: ReadonlySet<number> | undefined): number {
-  if (!reopened?.has(fired.instrumentId)) return fired.rate;
+export async function gapFill(deps: Deps, fired: Fired, quotes: readonly Quote[]): Promise<number> {
   const quote = quotes.find((q) => q.instrumentId === fired.instrumentId);
-  if (!quote) return fired.rate;
-  return fired.isBuy ? quote.bid : quote.ask;
+  const position = await tradingRepository(deps.db.kysely).findPosition(fired.positionId);
+  if (!quote || !position) return fired.rate;
+  return position.isBuy === 1 ? quote.bid : quote.ask;
 }
 
 export function evaluateTick(index: TriggerIndex, quotes: readonly Quote[]): Fired[] {
