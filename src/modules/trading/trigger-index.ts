@@ -22,8 +22,6 @@ export interface Fired {
   kind: TriggerKind;
   /** The trigger price, as a rate (not in x coordinates). */
   rate: number;
-  /** Long (closes at the bid) or short (closes at the ask). */
-  isBuy: boolean;
 }
 
 export interface TriggerSpec {
@@ -200,13 +198,7 @@ export class TriggerIndex {
     const fire = (positionId: number, kind: TriggerKind, level: number) => {
       if (seen.has(positionId)) return;
       seen.add(positionId);
-      fired.push({
-        positionId,
-        instrumentId: side.instrumentId,
-        kind,
-        rate: clean(level * side.sign),
-        isBuy: side.sign > 0,
-      });
+      fired.push({ positionId, instrumentId: side.instrumentId, kind, rate: clean(level * side.sign) });
     };
     // Stop-losses at or above x fire (highest first).
     for (let pair = side.stops.maxKey(); pair !== undefined && pair[0] >= x; pair = side.stops.nextLowerKey(pair)) {
