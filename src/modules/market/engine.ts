@@ -168,7 +168,8 @@ export class MarketEngine implements Market {
       state.candles.add(now.getTime(), state.quote.mid);
       moved.push(state.quote);
     }
-    const info = reopened.size > 0 ? { step: this.step, applied: false, reopened } : { step: this.step, applied: false };
+    const info =
+      reopened.size > 0 ? { step: this.step, applied: false, reopened } : { step: this.step, applied: false };
     for (const listener of this.listeners) await listener(moved, info);
     return moved;
   }

@@ -6,8 +6,8 @@ import { newId } from "../../core/ids.js";
 import type { Quote } from "../../core/market.js";
 import type { Ctx, Deps } from "../context.js";
 import { demoCidOf } from "../identity/identity.view.js";
-import { assertMarketOpen } from "../market/hours/market-open.js";
 import { findInstruments, type Instrument } from "../market/find-instruments.js";
+import { assertMarketOpen } from "../market/hours/market-open.js";
 import { currentQuotes } from "../market/quotes.js";
 import { demoAccountOf, ORDER_TYPE_OPEN, STATUS_EXECUTED, TRADE_SCOPES } from "./demo-account.js";
 import { slTpBandProblems } from "./eligibility/eligibility-rules.js";
@@ -79,7 +79,12 @@ export async function openMarketOrder(ctx: Ctx, requestId: string, input: OpenOr
     const plan = validate(input, instrument, quote);
     // Market hours and the stop-loss / take-profit bands (decisions 0129, 0131).
     if (instrument) assertMarketOpen(ctx, instrument);
-    const bands = slTpBandProblems({ ...plan, assetTypeId: instrument?.assetTypeId ?? 0, isBuy: input.isBuy, leverage: input.leverage });
+    const bands = slTpBandProblems({
+      ...plan,
+      assetTypeId: instrument?.assetTypeId ?? 0,
+      isBuy: input.isBuy,
+      leverage: input.leverage,
+    });
     if (bands.length > 0) throw validationFailed(bands);
     if (!(await debit(ctx, repo, actor, plan.amountCents))) {
       const account = await demoAccountOf(ctx, repo, actor);

@@ -52,9 +52,9 @@ export const overnightFeesRepository = (db: Executor) => ({
         .where("positionId", "in", positionIds.slice(i, i + 500))
         .execute();
       for (const r of rows) {
-        let set = out.get(r.positionId);
-        if (!set) out.set(r.positionId, (set = new Set()));
+        const set = out.get(r.positionId) ?? new Set<string>();
         set.add(r.rolloverDate);
+        out.set(r.positionId, set);
       }
     }
     return out;
