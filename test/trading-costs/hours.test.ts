@@ -56,6 +56,14 @@ describe.each(engines())("market hours on %s", (engine) => {
     const refused = await open({ InstrumentID: AAPL, IsBuy: true, Leverage: 1, Amount: 100 });
     expect(refused.statusCode).toBe(422);
     expect(refused.body).toContain("is closed now");
+    const close = await h.app.inject({
+      method: "POST",
+      url: `/api/v1/trading/execution/demo/market-close-orders/positions/${positionId}`,
+      headers: { ...u.headers, "x-request-id": rid() },
+      payload: { InstrumentID: AAPL },
+    });
+    expect(close.statusCode).toBe(422);
+    expect(close.body).toContain("is closed now");
     const crypto = await open({ InstrumentID: BTC, IsBuy: true, Leverage: 1, Amount: 100 });
     expect(crypto.statusCode, crypto.body).toBe(200);
 
