@@ -30,7 +30,7 @@ export const CostsBody = Type.Object({
   stopLossType: Type.Optional(Type.Unsafe<never>({ type: ["string", "null"], enum: ["fixed", "trailing", null] })),
   additionalMargin: nullable("number", { minimum: -MAGNITUDE, maximum: MAGNITUDE }),
   positionIds: nullable("array", {
-    items: { type: "integer", minimum: -9_007_199_254_740_991, maximum: 9_007_199_254_740_991 },
+    items: { type: "integer", minimum: -2_147_483_648, maximum: 2_147_483_647 },
     maxItems: 100,
   }),
 });
