@@ -106,12 +106,27 @@ export interface MarketHours {
 }
 
 export function marketHours(mode: MarketHoursMode): MarketHours {
+  // Every session starts and ends on a whole minute: an answer holds for the rest of its minute,
+  // so a tick asks the time zones once per exchange, not once per instrument.
+  let minute = Number.NaN;
+  const answers = new Map<number, boolean>();
   return {
     mode,
     isOpen(exchangeId, at) {
       if (mode === "always") return true;
       const name = exchangeById.get(exchangeId);
-      return name === undefined ? true : sessionOpen(SESSIONS[name], at);
+      if (name === undefined) return true;
+      const m = Math.floor(at.getTime() / 60_000);
+      if (m !== minute) {
+        minute = m;
+        answers.clear();
+      }
+      let open = answers.get(exchangeId);
+      if (open === undefined) {
+        open = sessionOpen(SESSIONS[name], at);
+        answers.set(exchangeId, open);
+      }
+      return open;
     },
   };
 }
