@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config.js";
 import { RecordedSource } from "../../src/modules/market/price-sources.js";
 import { currentQuotes } from "../../src/modules/market/quotes.js";
 import { engines, type Harness, rid, startHarness, type TestUser } from "../support/harness.js";
@@ -116,8 +117,11 @@ describe.each(engines())("MARKET_HOURS=always on %s", (engine) => {
   });
   afterAll(async () => h.close());
 
-  it("is the default outside production, and trades stocks at any hour", async () => {
+  it("is the harness's default (and the default outside production), and trades stocks at any hour", async () => {
     expect(h.config.marketHours.mode).toBe("always");
+    expect(loadConfig({}).marketHours.mode).toBe("always");
+    expect(loadConfig({ NODE_ENV: "production", SECRETS_KEY: Buffer.alloc(32, 7).toString("base64") }).marketHours.mode).toBe("exchange");
+    expect(() => loadConfig({ MARKET_HOURS: "sometimes" })).toThrow(/MARKET_HOURS must be exchange or always/);
     const u = await h.user(["trade.demo:write"]);
     await currentQuotes(h.deps, [AAPL]);
     const before = h.deps.market.quote(AAPL)!;
