@@ -120,7 +120,9 @@ describe.each(engines())("MARKET_HOURS=always on %s", (engine) => {
   it("is the harness's default (and the default outside production), and trades stocks at any hour", async () => {
     expect(h.config.marketHours.mode).toBe("always");
     expect(loadConfig({}).marketHours.mode).toBe("always");
-    expect(loadConfig({ NODE_ENV: "production", SECRETS_KEY: Buffer.alloc(32, 7).toString("base64") }).marketHours.mode).toBe("exchange");
+    expect(
+      loadConfig({ NODE_ENV: "production", SECRETS_KEY: Buffer.alloc(32, 7).toString("base64") }).marketHours.mode,
+    ).toBe("exchange");
     expect(() => loadConfig({ MARKET_HOURS: "sometimes" })).toThrow(/MARKET_HOURS must be exchange or always/);
     const u = await h.user(["trade.demo:write"]);
     await currentQuotes(h.deps, [AAPL]);
