@@ -141,6 +141,42 @@ describe.each(engines())("costs and eligibility over HTTP on %s", (engine) => {
     expect(ukBy.get("overnightFee")).toBe(0);
   });
 
+  it("takes the SDRT it reports when real UK shares are bought, and shows it on the position", async () => {
+    const buyer = await h.user(["trade.demo:write"]);
+    const as = (payload: object, url: string) =>
+      h.app.inject({ method: "POST", url, headers: { ...buyer.headers, "x-request-id": rid() }, payload });
+    const pnl = async () =>
+      (
+        await h.app.inject({
+          method: "GET",
+          url: "/api/v1/trading/info/demo/pnl",
+          headers: { ...buyer.headers, "x-request-id": rid() },
+        })
+      ).json().clientPortfolio;
+    const costs = (
+      await as({ action: "open", transaction: "buy", instrumentId: BARC, leverage: 1, amount: 1000 }, COSTS)
+    ).json();
+    const sdrt = (costs.costs as { costType: string; amount: number }[]).find((c) => c.costType === "sdrt")!.amount;
+    expect(sdrt).toBeGreaterThan(4.9);
+    const cash0 = (await pnl()).credit as number;
+    const res = await as(
+      { InstrumentID: BARC, IsBuy: true, Leverage: 1, Amount: 1000 },
+      "/api/v1/trading/execution/demo/market-open-orders/by-amount",
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const after = await pnl();
+    expect(after.credit).toBeCloseTo(cash0 - 1000 - sdrt, 10);
+    expect(after.realizedPnL).toBeCloseTo(-sdrt, 10);
+    expect(after.positions[0].totalExternalTaxes).toBe(sdrt);
+    // A leveraged (CFD) position pays none.
+    const cfd = await as(
+      { InstrumentID: BARC, IsBuy: true, Leverage: 2, Amount: 1000 },
+      "/api/v1/trading/execution/demo/market-open-orders/by-amount",
+    );
+    expect(cfd.statusCode, cfd.body).toBe(200);
+    expect((await pnl()).credit).toBeCloseTo(cash0 - 2000 - sdrt, 10);
+  });
+
   it("answers 404 for an unknown instrument or position, 422 for broken rules", async () => {
     expect(
       (await post(COSTS, { action: "open", transaction: "buy", instrumentId: 999999, leverage: 1, amount: 50 }))

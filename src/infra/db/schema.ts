@@ -353,6 +353,14 @@ export interface DemoOvernightFeesTable {
   chargedAt: string;
 }
 
+/** SDRT a position paid at its open (migration 015). */
+export interface DemoPositionTaxesTable {
+  positionId: number;
+  userId: string;
+  taxCents: number | string;
+  chargedAt: string;
+}
+
 export interface DemoAccountsTable {
   userId: string;
   cid: number;
@@ -485,6 +493,7 @@ export interface Database {
   demoPositions: DemoPositionsTable;
   demoTrades: DemoTradesTable;
   demoOvernightFees: DemoOvernightFeesTable;
+  demoPositionTaxes: DemoPositionTaxesTable;
   idempotencyKeys: IdempotencyKeysTable;
   posts: PostsTable;
   postTags: PostTagsTable;

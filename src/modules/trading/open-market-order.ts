@@ -9,6 +9,9 @@ import { demoCidOf } from "../identity/identity.view.js";
 import { findInstruments, type Instrument } from "../market/find-instruments.js";
 import { assertMarketOpen } from "../market/hours/market-open.js";
 import { currentQuotes } from "../market/quotes.js";
+import { sdrtCents } from "./costs/costs-math.js";
+import { sdrtApplies } from "./costs/fee-schedule.js";
+import { overnightFeesRepository } from "./costs/overnight-fees.repository.js";
 import { demoAccountOf, ORDER_TYPE_OPEN, STATUS_EXECUTED, TRADE_SCOPES } from "./demo-account.js";
 import { slTpBandProblems } from "./eligibility/eligibility-rules.js";
 import { idempotently } from "./idempotency.js";
@@ -86,10 +89,15 @@ export async function openMarketOrder(ctx: Ctx, requestId: string, input: OpenOr
       leverage: input.leverage,
     });
     if (bands.length > 0) throw validationFailed(bands);
-    if (!(await debit(ctx, repo, actor, plan.amountCents))) {
+    // SDRT on buying real UK shares is taken with the margin (decision 0130).
+    const taxCents =
+      instrument && sdrtApplies(instrument.exchangeId, instrument.assetTypeId, input.isBuy, input.leverage)
+        ? sdrtCents(Math.round(plan.units * plan.rate * 100))
+        : 0;
+    if (!(await debit(ctx, repo, actor, plan.amountCents + taxCents))) {
       const account = await demoAccountOf(ctx, repo, actor);
       const cash = `the available cash, ${fmt(fromCents(account.cashCents))} USD`;
-      const cost = fmt(fromCents(plan.amountCents));
+      const cost = fmt(fromCents(plan.amountCents + taxCents));
       throw input.units === undefined
         ? invalid("amount", `must be at most ${cash}; got ${cost} USD`)
         : invalid("units", `must cost at most ${cash}; ${fmt(plan.units)} units cost ${cost} USD`);
@@ -136,6 +144,9 @@ export async function openMarketOrder(ctx: Ctx, requestId: string, input: OpenOr
       version: 1,
       lastUpdate: now,
     });
+    if (taxCents > 0) {
+      await overnightFeesRepository(trx).recordTax({ positionId, userId: actor.userId, taxCents, chargedAt: now });
+    }
     record({
       type: "PositionOpened",
       userId: actor.userId,

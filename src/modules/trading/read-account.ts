@@ -26,6 +26,8 @@ export interface PositionValue {
   unrealizedPnlCents: number;
   /** Overnight and weekend fees charged so far (already taken from the cash), cents. */
   feesCents: number;
+  /** SDRT paid when it opened, cents. */
+  taxesCents: number;
 }
 
 export interface Portfolio {
@@ -43,6 +45,7 @@ export async function getPortfolio(ctx: Ctx): Promise<Portfolio> {
   const rows = await repo.openPositionsOf(actor.userId);
   const quotes = await currentQuotes(ctx, [...new Set(rows.map((r) => r.instrumentId))]);
   const fees = await overnightFeesRepository(ctx.db.kysely).totals(rows.map((r) => r.positionId));
+  const taxes = await overnightFeesRepository(ctx.db.kysely).taxes(rows.map((r) => r.positionId));
   const positions = rows.map((position): PositionValue => {
     const quote = quotes.get(position.instrumentId);
     const isBuy = position.isBuy === 1;
@@ -54,6 +57,7 @@ export async function getPortfolio(ctx: Ctx): Promise<Portfolio> {
       closeRate,
       unrealizedPnlCents: pnlCents(isBuy, position.units, position.openRate, closeRate, position.amountCents),
       feesCents: fees.get(position.positionId) ?? 0,
+      taxesCents: taxes.get(position.positionId) ?? 0,
     };
   });
   return {

@@ -82,7 +82,7 @@ export function toPosition(v: PositionValue) {
     openConversionRate: 1,
     pnlVersion: 1,
     totalExternalFees: 0,
-    totalExternalTaxes: 0,
+    totalExternalTaxes: fromCents(v.taxesCents),
     isNoTakeProfit: p.isNoTakeProfit === 1,
     isNoStopLoss: p.isNoStopLoss === 1 && v.stopLossRate === 0,
     lotCount: 0,

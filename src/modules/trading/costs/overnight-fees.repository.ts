@@ -75,6 +75,30 @@ export const overnightFeesRepository = (db: Executor) => ({
     return out;
   },
 
+  /** Records the SDRT a position paid at its open, as realised loss (its cash left with the margin). */
+  async recordTax(row: { positionId: number; userId: string; taxCents: number; chargedAt: string }): Promise<void> {
+    await db.insertInto("demoPositionTaxes").values(row).execute();
+    await db
+      .updateTable("demoAccounts")
+      .set({ realizedPnlCents: sql`realized_pnl_cents - ${row.taxCents}`, updatedAt: row.chargedAt })
+      .where("userId", "=", row.userId)
+      .execute();
+  },
+
+  /** SDRT paid, in cents, per position. */
+  async taxes(positionIds: readonly number[]): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    for (let i = 0; i < positionIds.length; i += 500) {
+      const rows = await db
+        .selectFrom("demoPositionTaxes")
+        .select(["positionId", "taxCents"])
+        .where("positionId", "in", positionIds.slice(i, i + 500))
+        .execute();
+      for (const r of rows) out.set(r.positionId, Number(r.taxCents));
+    }
+    return out;
+  },
+
   /** Positions open now, or closed at or after `since` (held past a recent rollover). */
   async positionsHeldSince(since: string) {
     return db
