@@ -32,6 +32,8 @@ import { registerPriceAlertRoutes } from "./modules/price-alerts/price-alerts.ro
 import { createRealtimeServer } from "./modules/realtime/server.js";
 import { registerFaultInjection, registerSandboxRoutes } from "./modules/sandbox/sandbox.routes.js";
 import { registerSocialRoutes } from "./modules/social/social.routes.js";
+import { registerCostsRoutes } from "./modules/trading/costs/costs.routes.js";
+import { registerEligibilityRoutes } from "./modules/trading/eligibility/eligibility.routes.js";
 import { registerOrderRoutes } from "./modules/trading/orders/orders.routes.js";
 import { registerTradingRoutes } from "./modules/trading/trading.routes.js";
 import { registerWatchlistRoutes } from "./modules/watchlists/watchlists.routes.js";
@@ -99,6 +101,8 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
   registerMarketRoutes(app, deps);
   registerTradingRoutes(app, deps);
   registerOrderRoutes(app, deps);
+  registerCostsRoutes(app, deps);
+  registerEligibilityRoutes(app, deps);
   registerWatchlistRoutes(app, deps);
   registerSocialRoutes(app, deps);
   registerAvatarRoutes(app, deps);

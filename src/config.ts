@@ -6,6 +6,7 @@
 import { type AuditSettings, parseAuditSettings } from "./config/audit.js";
 import { type ClubProgramme, parseClubProgramme } from "./config/clubs.js";
 import { type DemoSettings, type MarketSettings, parseDemoSettings, parseMarketSettings } from "./config/market.js";
+import { type MarketHoursSettings, parseMarketHoursSettings } from "./config/market-hours.js";
 import { type MediaSettings, parseMediaSettings } from "./config/media.js";
 import { type MetricsSettings, parseMetricsSettings } from "./config/metrics.js";
 import { type OAuthSettings, parseOAuthSettings } from "./config/oauth.js";
@@ -73,6 +74,8 @@ export interface Config {
   seed: SeedMode;
   /** The simulated price feed: MARKET_SEED, MARKET_TICK_MS, MARKET_VOLATILITY, MARKET_SPREAD_BPS. */
   market: MarketSettings;
+  /** MARKET_HOURS: exchange sessions or always open (decision 0128). */
+  marketHours: MarketHoursSettings;
   /** Demo accounts: DEMO_BALANCE (USD) is what a new demo account starts with. */
   demo: DemoSettings;
   /** WATCHLIST_MAX_WATCHLISTS / WATCHLIST_MAX_ITEMS; reported in every watchlists `meta`. */
@@ -153,6 +156,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
   const priceAlerts = parsePriceAlertSettings(pick, problems);
   const signIn = parseSignInSettings(pick, problems);
   const { production, ...secrets } = parseSecretsSettings(pick, problems);
+  const marketHours = parseMarketHoursSettings(pick, production, problems);
   const metrics = parseMetricsSettings(pick, problems);
   const realtime = parseRealtimeSettings(pick, problems);
   const media = parseMediaSettings(pick, problems);
@@ -161,6 +165,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     market,
+    marketHours,
     demo,
     watchlistLimits,
     oauth,

@@ -22,6 +22,7 @@ import { GENERATED_KEY_FILE, loadOrCreateKeyFile } from "./infra/secrets/key-fil
 import { createSecretBox } from "./infra/secrets/secret-box.js";
 import type { Deps } from "./modules/context.js";
 import { MarketEngine } from "./modules/market/engine.js";
+import { marketHours as makeMarketHours } from "./modules/market/hours/market-hours.js";
 import { registerPriceStream } from "./modules/market/price-stream.js";
 import { registerNotificationSubscribers } from "./modules/notifications/notifications.subscribers.js";
 import { createExternalKeys } from "./modules/oauth/access-tokens.js";
@@ -29,9 +30,9 @@ import { KeyStore, registerSigningKeySubscribers } from "./modules/oauth/signing
 import { createAlertWatch, registerAlertWatch } from "./modules/price-alerts/alert-watch.js";
 import { RealtimeHub, registerPositionUpdates, registerRealtimeFeeds } from "./modules/realtime/hub.js";
 import { PositionUpdates } from "./modules/realtime/position-updates.js";
+import { createSandboxState, sandboxClockOver } from "./modules/sandbox/sandbox-state.js";
 import { createEntryOrderWatch, registerEntryOrderWatch } from "./modules/trading/entry-orders/entry-watch.js";
 import { registerExitChanges } from "./modules/trading/positions/change-exits.js";
-import { createSandboxState, sandboxClockOver } from "./modules/sandbox/sandbox-state.js";
 import { createTriggerWatch, registerTradingMetrics, registerTradingTriggers } from "./modules/trading/triggers.js";
 import { registerWatchlistSubscribers } from "./modules/watchlists/watchlists.subscribers.js";
 
@@ -93,7 +94,9 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
       : new MemoryPresence();
     opened.push(presence);
     const tickLag = metrics.marketTickLag;
+    const marketHours = makeMarketHours(config.marketHours.mode);
     const market = new MarketEngine(config.market, clock, {
+      isOpen: (instrument, at) => instrument.exchangeId === undefined || marketHours.isOpen(instrument.exchangeId, at),
       onError: (error) => log.error({ err: error }, "market tick failed"),
       leadership,
       onTickLag: (lateMs) => tickLag.observe(lateMs / 1000),
@@ -110,6 +113,7 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
       config,
       log,
       market,
+      marketHours,
       rateLimits,
       secrets,
       metrics,

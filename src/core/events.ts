@@ -255,6 +255,8 @@ export interface EntryOrderEnded {
 export interface PositionExitsChanged {
   readonly type: "PositionExitsChanged";
   readonly userId: string;
+  /** The account the position belongs to (upstream's CID). */
+  readonly cid: number;
   readonly positionId: number;
   readonly instrumentId: number;
   readonly isBuy: boolean;

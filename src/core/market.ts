@@ -23,6 +23,8 @@ export interface PricedInstrument {
   precision: number;
   /** Multiplies the configured volatility (crypto moves more than currencies). */
   volatilityFactor: number;
+  /** The catalog exchange id, whose sessions decide when the price may move (market hours). */
+  exchangeId?: number;
 }
 
 /**
@@ -88,6 +90,11 @@ export interface TickInfo {
    * here: follow them, but leave acting on them (closing triggered positions) to the leader.
    */
   applied: boolean;
+  /**
+   * Instruments whose market opened again since their last price: this tick's price is the first
+   * after a close, and triggers it crosses fill at it (a gap), not at their level.
+   */
+  reopened?: ReadonlySet<number>;
 }
 
 export type TickListener = (quotes: readonly Quote[], tick: TickInfo) => Promise<void> | void;

@@ -1206,6 +1206,93 @@ const CASES: Case[] = [
     }),
   },
 
+  // ------------------------------------------------------------------ demo costs and eligibility
+  {
+    op: "POST /api/v2/trading/info/demo/costs",
+    status: 200,
+    what: "the costs of opening a leveraged position",
+    request: (w) => ({
+      method: "POST",
+      url: "/api/v2/trading/info/demo/costs",
+      as: w.me,
+      body: {
+        action: "open",
+        transaction: "buy",
+        instrumentId: AAPL,
+        settlementType: "cfd",
+        orderType: "mkt",
+        leverage: 2,
+        amount: 1000,
+        orderCurrency: "usd",
+      },
+    }),
+    content: (body: { costs: unknown[] }) => expect(body.costs).toHaveLength(6),
+  },
+  {
+    op: "POST /api/v2/trading/info/demo/costs",
+    status: 200,
+    what: "the costs of closing a position",
+    request: async (w) => ({
+      method: "POST",
+      url: "/api/v2/trading/info/demo/costs",
+      as: w.me,
+      body: { action: "close", transaction: "sell", positionIds: [(await w.openPosition()).positionId] },
+    }),
+  },
+  {
+    op: "POST /api/v2/trading/info/demo/costs",
+    status: 400,
+    what: "a body that is not JSON",
+    request: (w) => ({ method: "POST", url: "/api/v2/trading/info/demo/costs", as: w.me, raw: '{"action": ' }),
+  },
+  UNAUTHENTICATED("POST /api/v2/trading/info/demo/costs", () => "/api/v2/trading/info/demo/costs", {
+    action: "open",
+    transaction: "buy",
+  }),
+  {
+    op: "POST /api/v2/trading/info/demo/costs",
+    status: 404,
+    what: "an unknown instrument",
+    request: (w) => ({
+      method: "POST",
+      url: "/api/v2/trading/info/demo/costs",
+      as: w.me,
+      body: { action: "open", transaction: "buy", instrumentId: 999999, leverage: 1, amount: 100 },
+    }),
+  },
+  FAILING("POST /api/v2/trading/info/demo/costs", () => "/api/v2/trading/info/demo/costs", {
+    action: "open",
+    transaction: "buy",
+    instrumentId: AAPL,
+    leverage: 1,
+    amount: 100,
+  }),
+  ...["/api/v2/trading/info/demo/eligibility", "/api/v1/trading/info/demo/eligibility"].flatMap((url): Case[] => [
+    {
+      op: `POST ${url}`,
+      status: 200,
+      what: "eligibility of known and unknown instruments",
+      request: (w) => ({
+        method: "POST",
+        url,
+        as: w.me,
+        body: { instrumentIds: [AAPL, BTC, 424242], symbols: ["XAU", "NOPE"], currency: "USD" },
+      }),
+      content: (body: { eligibilities: unknown[]; notFoundInstrumentIds: number[] }) => {
+        expect(body.eligibilities.length).toBeGreaterThanOrEqual(2);
+        expect(body.notFoundInstrumentIds).toEqual([424242]);
+      },
+    },
+    {
+      op: `POST ${url}`,
+      status: 400,
+      what: "a body that is not JSON",
+      request: (w) => ({ method: "POST", url, as: w.me, raw: '{"instrumentIds": [' }),
+    },
+    UNAUTHENTICATED(`POST ${url}`, () => url, { instrumentIds: [AAPL] }),
+    FAILING(`POST ${url}`, () => url, { instrumentIds: [AAPL] }),
+  ]),
+
   // ------------------------------------------------------------------ clubs
   {
     op: "GET /api/v1/clubs",

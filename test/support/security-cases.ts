@@ -245,6 +245,13 @@ const TRADING: SecurityCase[] = [
     scopes: TRADE,
     payload: { stopLossRate: null },
   },
+  {
+    route: "POST /api/v2/trading/info/demo/costs",
+    scopes: TRADE_READ,
+    payload: { action: "open", transaction: "buy", instrumentId: 1001, leverage: 1, amount: 100 },
+  },
+  { route: "POST /api/v2/trading/info/demo/eligibility", scopes: TRADE_READ, payload: { instrumentIds: [1001] } },
+  { route: "POST /api/v1/trading/info/demo/eligibility", scopes: TRADE_READ, payload: { instrumentIds: [1001] } },
 ];
 
 const WATCHLISTS: SecurityCase[] = [

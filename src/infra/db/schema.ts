@@ -342,6 +342,25 @@ export interface WatchlistItemsTable {
 }
 
 /** Money columns are bigint: PostgreSQL returns them as strings, so repositories read them with Number(). */
+/** One overnight (or weekend) fee charged to a position at one rollover (migration 015). */
+export interface DemoOvernightFeesTable {
+  positionId: number;
+  rolloverDate: string;
+  userId: string;
+  instrumentId: number;
+  feeCents: number | string;
+  isWeekend: number;
+  chargedAt: string;
+}
+
+/** SDRT a position paid at its open (migration 015). */
+export interface DemoPositionTaxesTable {
+  positionId: number;
+  userId: string;
+  taxCents: number | string;
+  chargedAt: string;
+}
+
 export interface DemoAccountsTable {
   userId: string;
   cid: number;
@@ -494,6 +513,8 @@ export interface Database {
   demoOrders: DemoOrdersTable;
   demoPositions: DemoPositionsTable;
   demoTrades: DemoTradesTable;
+  demoOvernightFees: DemoOvernightFeesTable;
+  demoPositionTaxes: DemoPositionTaxesTable;
   idempotencyKeys: IdempotencyKeysTable;
   posts: PostsTable;
   postTags: PostTagsTable;

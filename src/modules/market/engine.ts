@@ -43,6 +43,8 @@ export interface EngineOptions {
   leadership?: Leadership;
   /** Told how late (ms) each timed tick started against its schedule (the metrics' tick lag). */
   onTickLag?: (lateMs: number) => void;
+  /** Whether an instrument's market trades at an instant (market hours); without it always. */
+  isOpen?: (instrument: PricedInstrument, at: Date) => boolean;
 }
 
 const round = (value: number, precision: number) => {
@@ -71,6 +73,9 @@ export class MarketEngine implements Market {
   private readonly leadership: Leadership | undefined;
   private readonly onTickLag: ((lateMs: number) => void) | undefined;
   private leading = false;
+  private readonly isOpen: ((instrument: PricedInstrument, at: Date) => boolean) | undefined;
+  /** Instruments a tick found closed: their price stands still until their market opens. */
+  private readonly closed = new Set<number>();
   /** Names this engine in its broadcasts, so that it skips its own. */
   readonly id = randomUUID();
 
@@ -83,6 +88,7 @@ export class MarketEngine implements Market {
     this.onError = opts.onError ?? (() => {});
     this.leadership = opts.leadership;
     this.onTickLag = opts.onTickLag;
+    this.isOpen = opts.isOpen;
     this.source = new RandomWalkSource(settings.seed, settings.volatility);
   }
 
@@ -163,8 +169,15 @@ export class MarketEngine implements Market {
     const now = this.clock.now();
     const date = now.toISOString();
     const moved: Quote[] = [];
+    const reopened = new Set<number>();
     for (const state of this.states.values()) {
-      if (options.only && !options.only.has(state.instrument.instrumentId)) continue;
+      const id = state.instrument.instrumentId;
+      if (options.only && !options.only.has(id)) continue;
+      if (this.isOpen && !this.isOpen(state.instrument, now)) {
+        this.closed.add(id);
+        continue;
+      }
+      if (this.closed.delete(id)) reopened.add(id);
       const next = this.source.next(state.instrument, state.quote.mid, this.step, options);
       if (next === undefined) continue;
       if (typeof next === "object") {
@@ -178,7 +191,9 @@ export class MarketEngine implements Market {
       state.candles.add(now.getTime(), state.quote.mid);
       moved.push(state.quote);
     }
-    for (const listener of this.listeners) await listener(moved, { step: this.step, applied: false });
+    const info =
+      reopened.size > 0 ? { step: this.step, applied: false, reopened } : { step: this.step, applied: false };
+    for (const listener of this.listeners) await listener(moved, info);
     return moved;
   }
 

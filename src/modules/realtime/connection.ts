@@ -297,7 +297,9 @@ export class Connection implements Subscriber {
       const quote = this.hub.lastPushed(id) ?? quotes.get(id)!;
       const closing =
         this.deps.market.candles(id, "OneDay", 2, "desc")[1]?.close ?? details.get(id)?.priceSeed ?? quote.mid;
-      this.outbox.rate(id, `instrument:${id}`, rateSnapshot(quote, closing), undefined, SNAPSHOT_TYPE);
+      const detail = details.get(id);
+      const open = detail ? this.deps.marketHours.isOpen(detail.exchangeId, this.deps.clock.now()) : true;
+      this.outbox.rate(id, `instrument:${id}`, rateSnapshot(quote, closing, open), undefined, SNAPSHOT_TYPE);
     }
   }
 

@@ -197,6 +197,7 @@ export function registerRealtimeFeeds(deps: Deps): void {
       });
     }
   });
+  deps.bus.subscribeEverywhere("PositionExitsChanged", (event) => deps.positionUpdates.exitsChanged(deps, event));
   deps.bus.subscribeEverywhere("PriceAlertTriggered", (event) =>
     hub.toUser(event.userId, "private", PRICE_ALERT_TYPE, priceAlertMessageOf(event), (s) => hearsPriceAlerts(s.actor)),
   );

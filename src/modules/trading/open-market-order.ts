@@ -9,8 +9,13 @@ import type { Executor } from "../../infra/db/executor.js";
 import type { Ctx, Deps } from "../context.js";
 import { demoCidOf } from "../identity/identity.view.js";
 import { findInstruments, type Instrument } from "../market/find-instruments.js";
+import { assertMarketOpen } from "../market/hours/market-open.js";
 import { currentQuotes } from "../market/quotes.js";
+import { sdrtCents } from "./costs/costs-math.js";
+import { sdrtApplies } from "./costs/fee-schedule.js";
+import { overnightFeesRepository } from "./costs/overnight-fees.repository.js";
 import { demoAccountOf, ORDER_TYPE_OPEN, STATUS_EXECUTED, TRADE_SCOPES } from "./demo-account.js";
+import { slTpBandProblems } from "./eligibility/eligibility-rules.js";
 import { idempotently } from "./idempotency.js";
 import { amountForUnits, fromCents, toCents, unitsFor } from "./math.js";
 import { type TradingRepository, tradingRepository } from "./trading.repository.js";
@@ -90,10 +95,24 @@ export async function openMarketOrder(
   return idempotently(ctx, { userId: actor.userId, requestId, operation, input }, async (trx, record) => {
     const repo = tradingRepository(trx);
     const plan = validate(input, instrument, quote);
-    if (!(await debit(ctx, repo, actor, plan.amountCents))) {
+    // Market hours and the stop-loss / take-profit bands (decisions 0129, 0131).
+    if (instrument) assertMarketOpen(ctx, instrument);
+    const bands = slTpBandProblems({
+      ...plan,
+      assetTypeId: instrument?.assetTypeId ?? 0,
+      isBuy: input.isBuy,
+      leverage: input.leverage,
+    });
+    if (bands.length > 0) throw validationFailed(bands);
+    // SDRT on buying real UK shares is taken with the margin (decision 0130).
+    const taxCents =
+      instrument && sdrtApplies(instrument.exchangeId, instrument.assetTypeId, input.isBuy, input.leverage)
+        ? sdrtCents(Math.round(plan.units * plan.rate * 100))
+        : 0;
+    if (!(await debit(ctx, repo, actor, plan.amountCents + taxCents))) {
       const account = await demoAccountOf(ctx, repo, actor);
       const cash = `the available cash, ${fmt(fromCents(account.cashCents))} USD`;
-      const cost = fmt(fromCents(plan.amountCents));
+      const cost = fmt(fromCents(plan.amountCents + taxCents));
       throw input.units === undefined
         ? invalid("amount", `must be at most ${cash}; got ${cost} USD`)
         : invalid("units", `must cost at most ${cash}; ${fmt(plan.units)} units cost ${cost} USD`);
@@ -141,6 +160,9 @@ export async function openMarketOrder(
       version: 1,
       lastUpdate: now,
     });
+    if (taxCents > 0) {
+      await overnightFeesRepository(trx).recordTax({ positionId, userId: actor.userId, taxCents, chargedAt: now });
+    }
     record({
       type: "PositionOpened",
       userId: actor.userId,

@@ -14,6 +14,7 @@ import * as clubs from "./011-clubs.js";
 import * as priceAlerts from "./012-price-alerts.js";
 import * as attachments from "./013-attachments.js";
 import * as entryOrders from "./014-entry-orders.js";
+import * as overnightFees from "./015-overnight-fees.js";
 import * as sandboxSnapshots from "./019-sandbox-snapshots.js";
 
 export interface DialectMigration {
@@ -37,4 +38,5 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   "013-attachments": attachments,
   "014-entry-orders": entryOrders,
   "019-sandbox-snapshots": sandboxSnapshots,
+  "015-overnight-fees": overnightFees,
 };

@@ -3,8 +3,10 @@ import { isoNow } from "../../../core/clock.js";
 import { AppError, type Problem, validationFailed } from "../../../core/errors.js";
 import { newId } from "../../../core/ids.js";
 import type { Ctx, Deps } from "../../context.js";
+import { findInstruments } from "../../market/find-instruments.js";
 import { currentQuotes } from "../../market/quotes.js";
 import { TRADE_SCOPES } from "../demo-account.js";
+import { slTpBandProblems } from "../eligibility/eligibility-rules.js";
 import { idempotently } from "../idempotency.js";
 import { exitsFor } from "../open-market-order.js";
 import { tradingRepository } from "../trading.repository.js";
@@ -55,6 +57,18 @@ export async function changePositionExits(
     isBuy ? quote.bid : quote.ask,
     problems,
   );
+  // The bands an open meets (decision 0131), measured from the position's open rate.
+  const instrument = (await findInstruments(ctx, [before.instrumentId])).get(before.instrumentId);
+  problems.push(
+    ...slTpBandProblems({
+      rate: before.openRate,
+      stopLossRate: exits.stopLossRate,
+      takeProfitRate: exits.takeProfitRate,
+      assetTypeId: instrument?.assetTypeId ?? 0,
+      isBuy,
+      leverage: before.leverage,
+    }),
+  );
   if (problems.length > 0) throw validationFailed(problems);
 
   return idempotently(
@@ -82,6 +96,7 @@ export async function changePositionExits(
       record({
         type: "PositionExitsChanged",
         userId: actor.userId,
+        cid: before.cid,
         positionId,
         instrumentId: before.instrumentId,
         isBuy,
