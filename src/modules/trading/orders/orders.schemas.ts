@@ -46,7 +46,7 @@ export const UnifiedOrderBody = Type.Object(
     positionIds: Type.Optional(
       Type.Unsafe<number[] | null>({
         type: ["array", "null"],
-        items: { type: "integer" },
+        items: { type: "integer", minimum: -2_147_483_648, maximum: 2_147_483_647 },
         maxItems: 100,
         description: "Close orders only (not offered)",
       }),
