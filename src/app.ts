@@ -27,6 +27,7 @@ import { registerMarketRoutes } from "./modules/market/market.routes.js";
 import { registerMediaRoutes } from "./modules/media/media.routes.js";
 import { registerNotificationRoutes } from "./modules/notifications/notifications.routes.js";
 import { bearerAuthenticator, registerOAuthRoutes } from "./modules/oauth/oauth.routes.js";
+import { registerPeopleRoutes } from "./modules/people/people.routes.js";
 import { registerPriceAlertRoutes } from "./modules/price-alerts/price-alerts.routes.js";
 import { createRealtimeServer } from "./modules/realtime/server.js";
 import { registerSocialRoutes } from "./modules/social/social.routes.js";
@@ -95,6 +96,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
   registerTradingRoutes(app, deps);
   registerWatchlistRoutes(app, deps);
   registerSocialRoutes(app, deps);
+  registerPeopleRoutes(app, deps);
   registerAvatarRoutes(app, deps);
   registerClubRoutes(app, deps);
   registerPriceAlertRoutes(app, deps);

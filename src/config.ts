@@ -9,6 +9,7 @@ import { type DemoSettings, type MarketSettings, parseDemoSettings, parseMarketS
 import { type MediaSettings, parseMediaSettings } from "./config/media.js";
 import { type MetricsSettings, parseMetricsSettings } from "./config/metrics.js";
 import { type OAuthSettings, parseOAuthSettings } from "./config/oauth.js";
+import { type PeopleSettings, parsePeopleSettings } from "./config/people.js";
 import { type PriceAlertSettings, parsePriceAlertSettings } from "./config/price-alerts.js";
 import {
   parseRateLimitSettings,
@@ -90,6 +91,7 @@ export interface Config {
   clubs: ClubProgramme;
   /** Price alerts: PRICE_ALERTS_MAX_PER_USER. */
   priceAlerts: PriceAlertSettings;
+  people: PeopleSettings;
   /** The sign-in throttle per account: SIGNIN_FREE_FAILURES, SIGNIN_WINDOW_MINUTES, SIGNIN_MAX_DELAY_SECONDS, SIGNIN_DEVICE_DAYS. */
   signIn: SignInSettings;
   /** NODE_ENV=production: settings that have a convenient default elsewhere must be given (0105). */
@@ -148,6 +150,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
   const audit = parseAuditSettings(pick, problems);
   const clubs = parseClubProgramme(pick, problems);
   const priceAlerts = parsePriceAlertSettings(pick, problems);
+  const people = parsePeopleSettings(pick, problems);
   const signIn = parseSignInSettings(pick, problems);
   const { production, ...secrets } = parseSecretsSettings(pick, problems);
   const metrics = parseMetricsSettings(pick, problems);
@@ -166,6 +169,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
     audit,
     clubs,
     priceAlerts,
+    people,
     signIn,
     production,
     secrets,

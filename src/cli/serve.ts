@@ -6,6 +6,7 @@ import { API_VERSION } from "../http/openapi.js";
 import { type Deps, withActor } from "../modules/context.js";
 import { startRetention } from "../modules/maintenance/retention.js";
 import { startMarket } from "../modules/market/quotes.js";
+import { startSnapshots } from "../modules/people/history/take-snapshots.js";
 import { issuerFor, recordIssuer } from "../modules/oauth/issuer.js";
 import { prepareSigningKeys } from "../modules/oauth/signing-keys.js";
 import { loadAlerts } from "../modules/price-alerts/alert-watch.js";
@@ -47,9 +48,11 @@ export async function serve(config: Config, out: Output): Promise<void> {
   await loadAlerts(deps);
   const app = await buildApp(config, deps);
   const stopRetention = startRetention(deps);
+  const stopSnapshots = startSnapshots(deps);
   const stop = async () => {
     await app.close();
     await stopRetention();
+    await stopSnapshots();
     // A restart resumes trailing stops from where they stand now.
     await persistTrailingStops(deps).catch((error) => deps.log.warn({ err: error }, "could not save trailing stops"));
     await closeDeps(deps);

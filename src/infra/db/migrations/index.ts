@@ -13,6 +13,7 @@ import * as signInThrottle from "./010-sign-in-throttle.js";
 import * as clubs from "./011-clubs.js";
 import * as priceAlerts from "./012-price-alerts.js";
 import * as attachments from "./013-attachments.js";
+import * as people from "./017-people.js";
 
 export interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -33,4 +34,5 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   "011-clubs": clubs,
   "012-price-alerts": priceAlerts,
   "013-attachments": attachments,
+  "017-people": people,
 };
