@@ -48,7 +48,11 @@ export const peopleRepository = (db: Executor) => ({
       .orderBy("userId")
       .limit(limit)
       .execute();
-    return rows.map((r) => ({ userId: r.userId, cashCents: Number(r.cashCents), depositsCents: Number(r.startingCents) }));
+    return rows.map((r) => ({
+      userId: r.userId,
+      cashCents: Number(r.cashCents),
+      depositsCents: Number(r.startingCents),
+    }));
   },
 
   async openPositionsOf(userIds: readonly string[]) {
@@ -231,7 +235,11 @@ export const peopleRepository = (db: Executor) => ({
       .where("closeDateTime", ">=", fromIso)
       .where("closeDateTime", "<", toIso)
       .execute();
-    return rows.map((r) => ({ ...r, netProfitCents: Number(r.netProfitCents), investmentCents: Number(r.investmentCents) }));
+    return rows.map((r) => ({
+      ...r,
+      netProfitCents: Number(r.netProfitCents),
+      investmentCents: Number(r.investmentCents),
+    }));
   },
 
   async symbols(): Promise<Map<number, string>> {
@@ -241,3 +249,12 @@ export const peopleRepository = (db: Executor) => ({
 });
 
 export type PeopleRepository = ReturnType<typeof peopleRepository>;
+
+/** Sets users.is_private (identity's column; the privacy choice is made here, decision 0141). */
+export async function setProfilePrivate(db: Executor, userId: string, isPrivate: boolean): Promise<void> {
+  await db
+    .updateTable("users")
+    .set({ isPrivate: isPrivate ? 1 : 0 })
+    .where("id", "=", userId)
+    .execute();
+}

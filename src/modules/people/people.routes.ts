@@ -2,8 +2,6 @@ import type { FastifyReply } from "fastify";
 import { api } from "../../http/access.js";
 import type { App } from "../../http/app-type.js";
 import { type Deps, withActor } from "../context.js";
-import { readDailyGain, readGain, readGainHistory } from "./performance/read-gain.js";
-import { readTradeInfo } from "./performance/read-trade-info.js";
 import {
   AssetsHistory,
   DailyGainQuery,
@@ -17,15 +15,20 @@ import {
   LivePortfolio,
   PeopleQuery,
   PeopleResult,
+  Privacy,
+  PrivacyChange,
   SearchQuery,
   SearchResult,
   TradeInfo,
   TradeInfoQuery,
   UsernameParams,
 } from "./people.schemas.js";
+import { readDailyGain, readGain, readGainHistory } from "./performance/read-gain.js";
+import { readTradeInfo } from "./performance/read-trade-info.js";
 import { readLivePortfolio } from "./portfolio/read-live-portfolio.js";
 import { readAssetsHistory, readExposureHistory } from "./portfolio/read-portfolio-history.js";
 import { PEOPLE_READ, type Target } from "./privacy/privacy.js";
+import { PRIVACY_READ, PRIVACY_WRITE, readPrivacy, setPrivacy } from "./privacy/set-privacy.js";
 import { readPeople } from "./read-people.js";
 import { searchPeople } from "./search/search-people.js";
 
@@ -245,5 +248,38 @@ export function registerPeopleRoutes(app: App, deps: Deps): void {
       cacheFor(reply, target);
       return body;
     },
+  });
+
+  app.route({
+    method: "GET",
+    url: "/api/v1/user-info/privacy",
+    ...api(
+      { scopes: PRIVACY_READ },
+      {
+        operationId: "getPrivacyChoices",
+        tags: INFO,
+        summary: "The caller's privacy choices (our extension)",
+        response: { 200: Privacy },
+      },
+      prefix,
+    ),
+    handler: async (request) => readPrivacy(withActor(deps, request.actor)),
+  });
+
+  app.route({
+    method: "PUT",
+    url: "/api/v1/user-info/privacy",
+    ...api(
+      { scopes: PRIVACY_WRITE },
+      {
+        operationId: "setPrivacyChoices",
+        tags: INFO,
+        summary: "Choose whether the profile and portfolio are public and whether others may copy (our extension)",
+        body: PrivacyChange,
+        response: { 200: Privacy },
+      },
+      prefix,
+    ),
+    handler: async (request) => setPrivacy(withActor(deps, request.actor), request.body),
   });
 }

@@ -296,3 +296,15 @@ export const GainHistory = Type.Object({
 export type AssetsHistory = Static<typeof AssetsHistory>;
 export type ExposureHistory = Static<typeof ExposureHistory>;
 export type GainHistory = Static<typeof GainHistory>;
+
+export const Privacy = Type.Object(
+  {
+    isPrivate: Type.Boolean({ description: "Profile hidden: every read about this user by others is 404" }),
+    portfolioOptOut: Type.Boolean({
+      description: "Portfolio hidden: live portfolio and Users Stats reads by others are 403",
+    }),
+    copyBlocked: Type.Boolean({ description: "Nobody may start copying this user" }),
+  },
+  { description: "What others see of the caller and whether they may copy them (our extension)" },
+);
+export const PrivacyChange = Type.Partial(Privacy, { description: "The choices to change; the rest stay" });

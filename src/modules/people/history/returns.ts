@@ -133,7 +133,10 @@ export const within = <T extends { day: string }>(series: readonly T[], from: st
   series.filter((d) => d.day >= from && d.day <= to);
 
 /** Groups an ascending series by the key of each day (month `YYYY-MM`, year `YYYY`), in order. */
-export function groupBy<T extends { day: string }>(series: readonly T[], key: (day: string) => string): [string, T[]][] {
+export function groupBy<T extends { day: string }>(
+  series: readonly T[],
+  key: (day: string) => string,
+): [string, T[]][] {
   const groups: [string, T[]][] = [];
   for (const d of series) {
     const k = key(d.day);

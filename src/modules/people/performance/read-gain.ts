@@ -1,7 +1,7 @@
 import { AppError, invalid } from "../../../core/errors.js";
 import type { Ctx } from "../../context.js";
-import { allSnapshots } from "../history/series.js";
 import { compound, groupBy, monthOf, yearOf } from "../history/returns.js";
+import { allSnapshots } from "../history/series.js";
 import { percent } from "../history/stats.js";
 import { peopleRepository } from "../people.repository.js";
 import type { GainHistory, GainHistoryQuery } from "../people.schemas.js";
@@ -14,7 +14,10 @@ export async function readGain(ctx: Ctx, username: string) {
   const { target } = await readableTarget(ctx, username, { portfolio: false });
   const days = await allSnapshots(ctx.db.kysely, target.user.id);
   const buckets = (key: (day: string) => string, pad: string) =>
-    groupBy(days, key).map(([k, ds]) => ({ timestamp: at(`${k}${pad}`), gain: percent(compound(ds.map((d) => d.dailyReturn))) }));
+    groupBy(days, key).map(([k, ds]) => ({
+      timestamp: at(`${k}${pad}`),
+      gain: percent(compound(ds.map((d) => d.dailyReturn))),
+    }));
   return { monthly: buckets(monthOf, "-01"), yearly: buckets(yearOf, "-01-01") };
 }
 
@@ -46,7 +49,8 @@ export async function readGainHistory(
   query: GainHistoryQuery,
 ): Promise<{ target: Target; body: GainHistory }> {
   const given = [query.minDate, query.maxDate, query.count].filter((v) => v !== undefined).length;
-  if (given === 3) throw new AppError("BadRequest", "Give minDate and maxDate, or one of them with count, not all three");
+  if (given === 3)
+    throw new AppError("BadRequest", "Give minDate and maxDate, or one of them with count, not all three");
   if (query.minDate && query.maxDate && query.minDate > query.maxDate) {
     throw new AppError("BadRequest", "minDate is after maxDate");
   }

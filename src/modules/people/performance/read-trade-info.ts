@@ -1,6 +1,6 @@
 import type { Ctx } from "../../context.js";
-import { recentReturns } from "../history/series.js";
 import { addDays, compound, dayOf, groupBy, type Period, periodRange, within } from "../history/returns.js";
+import { recentReturns } from "../history/series.js";
 import { mondayOf, percent, statsFor } from "../history/stats.js";
 import { peopleRepository } from "../people.repository.js";
 import { fullNameOf, weeksSince } from "../people.view.js";

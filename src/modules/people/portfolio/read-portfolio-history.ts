@@ -1,6 +1,6 @@
 import type { Ctx } from "../../context.js";
-import { rangeOf } from "../history/series.js";
 import { dayOf, downsample } from "../history/returns.js";
+import { rangeOf } from "../history/series.js";
 import type { SnapshotHolding } from "../history/take-snapshots.js";
 import { peopleRepository, type SnapshotRow } from "../people.repository.js";
 import type { AssetsHistory, ExposureHistory, HistoryQuery } from "../people.schemas.js";
@@ -17,7 +17,11 @@ async function history(ctx: Ctx, username: string, query: HistoryQuery) {
 }
 
 /** Each day's allocation: cash and each instrument as fractions (decision 0141: never amounts). */
-export async function readAssetsHistory(ctx: Ctx, username: string, query: HistoryQuery): Promise<{ target: Target; body: AssetsHistory }> {
+export async function readAssetsHistory(
+  ctx: Ctx,
+  username: string,
+  query: HistoryQuery,
+): Promise<{ target: Target; body: AssetsHistory }> {
   const { target, rows } = await history(ctx, username, query);
   return {
     target,
@@ -42,7 +46,11 @@ export async function readAssetsHistory(ctx: Ctx, username: string, query: Histo
 }
 
 /** Each day's directional exposure per instrument: signed notional as a fraction of equity. */
-export async function readExposureHistory(ctx: Ctx, username: string, query: HistoryQuery): Promise<{ target: Target; body: ExposureHistory }> {
+export async function readExposureHistory(
+  ctx: Ctx,
+  username: string,
+  query: HistoryQuery,
+): Promise<{ target: Target; body: ExposureHistory }> {
   const { target, rows } = await history(ctx, username, query);
   return {
     target,
@@ -57,7 +65,10 @@ export async function readExposureHistory(ctx: Ctx, username: string, query: His
         }));
         return {
           date: s.day,
-          absExposurePct: ratio(holdingsOf(s).reduce((sum, h) => sum + Math.abs(h.netCents), 0), s.equityCents),
+          absExposurePct: ratio(
+            holdingsOf(s).reduce((sum, h) => sum + Math.abs(h.netCents), 0),
+            s.equityCents,
+          ),
           exposureItems: items,
         };
       }),

@@ -1,8 +1,8 @@
-import { requireUser } from "../../../core/access.js";
 import { sql } from "kysely";
+import { requireUser } from "../../../core/access.js";
 import type { Ctx } from "../../context.js";
-import { weeksSince, fullNameOf } from "../people.view.js";
 import type { SearchItem, SearchQuery, SearchSort } from "../people.schemas.js";
+import { fullNameOf, weeksSince } from "../people.view.js";
 import { PEOPLE_READ } from "../privacy/privacy.js";
 
 const WEEK_MS = 7 * 86_400_000;
