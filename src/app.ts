@@ -76,6 +76,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
     config.scopePrefix,
     storeFailureOf,
     config.metrics.enabled ? unmatchedRecorder(deps.metrics) : undefined,
+    () => deps.clock.now(),
   );
   const authenticators = {
     keyPair: createKeyPairAuthenticator(deps),
