@@ -6,9 +6,9 @@ import { API_VERSION } from "../http/openapi.js";
 import { type Deps, withActor } from "../modules/context.js";
 import { startRetention } from "../modules/maintenance/retention.js";
 import { startMarket } from "../modules/market/quotes.js";
-import { startSnapshots } from "../modules/people/history/take-snapshots.js";
 import { issuerFor, recordIssuer } from "../modules/oauth/issuer.js";
 import { prepareSigningKeys } from "../modules/oauth/signing-keys.js";
+import { startSnapshots } from "../modules/people/history/take-snapshots.js";
 import { loadAlerts } from "../modules/price-alerts/alert-watch.js";
 import { loadTriggers, persistTrailingStops } from "../modules/trading/triggers.js";
 import { closeDeps, createDeps } from "../runtime.js";
@@ -38,7 +38,10 @@ export async function serve(config: Config, out: Output): Promise<void> {
   const seeding = shouldSeed(config);
   let docsClientId: string | undefined;
   if (seeding) {
-    const report = await seedDemoWorld(deps, (step) => deps.log.debug({ step }, "seeding"));
+    const report = await seedDemoWorld(deps, (step) =>
+      // The replayed history takes a moment: its progress is shown.
+      step.startsWith("history") ? deps.log.info({ step }, "seeding") : deps.log.debug({ step }, "seeding"),
+    );
     if (report.created.length > 0) deps.log.info({ created: report.created }, "seeded the demo world");
     docsClientId = await ensureDocsClient(deps);
   }

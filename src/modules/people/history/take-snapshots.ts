@@ -63,59 +63,80 @@ export async function snapshotBatch(
     const stats = [];
     const holdingRows: { userId: string; instrumentId: number; pct: number }[] = [];
     for (const account of accounts) {
-      const holdings = new Map<number, SnapshotHolding>();
-      for (const p of byUser.get(account.userId) ?? []) {
-        const isBuy = p.isBuy === 1;
-        const rate = priceOf(p.instrumentId, isBuy) ?? p.openRate;
-        const pnl = pnlCents(isBuy, p.units, p.openRate, rate, p.amountCents);
-        const h = holdings.get(p.instrumentId) ?? {
-          instrumentId: p.instrumentId,
-          symbol: symbols.get(p.instrumentId) ?? String(p.instrumentId),
-          investedCents: 0,
-          valueCents: 0,
-          netCents: 0,
-        };
-        h.investedCents += p.amountCents;
-        h.valueCents += p.amountCents + pnl;
-        h.netCents += Math.round(p.units * rate * 100) * (isBuy ? 1 : -1);
-        holdings.set(p.instrumentId, h);
-      }
-      const list = [...holdings.values()].sort((a, b) => a.instrumentId - b.instrumentId);
-      const investedCents = list.reduce((s, h) => s + h.investedCents, 0);
-      const equityCents = account.cashCents + list.reduce((s, h) => s + h.valueCents, 0);
-      const prev = previous.get(account.userId);
-      const close = { day, equityCents, depositsCents: account.depositsCents };
-      const r = dailyReturn(prev, close);
       const past = history.get(account.userId) ?? [];
-      const window = [...past.slice(-(RISK_WINDOW_DAYS - 1)).map((d) => d.dailyReturn), r];
-      const riskScore = riskScoreOf(window);
-      snapshots.push({
-        userId: account.userId,
+      const close = closeOf(
+        account,
+        byUser.get(account.userId) ?? [],
+        previous.get(account.userId),
+        past,
         day,
-        equityCents,
-        cashCents: account.cashCents,
-        investedCents,
-        depositsCents: account.depositsCents,
-        dailyReturn: r,
-        unitValue: (prev?.unitValue ?? 1) * (1 + r),
-        riskScore,
-        holdings: JSON.stringify(list),
-        takenAt,
-      });
-      const series: DayReturn[] = [...past, { day, dailyReturn: r, riskScore }];
-      for (const s of statsFor(series, day)) stats.push({ userId: account.userId, ...s, updatedAt: takenAt });
-      for (const h of list) {
-        holdingRows.push({
-          userId: account.userId,
-          instrumentId: h.instrumentId,
-          pct: investedCents > 0 ? Math.round((h.investedCents / investedCents) * 1e6) / 1e4 : 0,
-        });
-      }
+        priceOf,
+        symbols,
+      );
+      snapshots.push({ ...close.row, takenAt });
+      for (const s of statsFor([...past, close.day], day))
+        stats.push({ userId: account.userId, ...s, updatedAt: takenAt });
+      holdingRows.push(...close.holdings);
     }
     await repo.upsertSnapshots(snapshots);
     await repo.upsertStats(stats);
     await repo.replaceHoldings(ids, holdingRows);
   });
+}
+
+/** One account's close of `day`: its snapshot row (without takenAt), its return day and its holdings' shares. */
+export function closeOf(
+  account: AccountToSnapshot,
+  positions: readonly OpenPosition[],
+  prev: { equityCents: number; depositsCents: number; unitValue: number; day: string } | undefined,
+  past: readonly DayReturn[],
+  day: string,
+  priceOf: PriceOf,
+  symbols: Map<number, string>,
+) {
+  const holdings = new Map<number, SnapshotHolding>();
+  for (const p of positions) {
+    const isBuy = p.isBuy === 1;
+    const rate = priceOf(p.instrumentId, isBuy) ?? p.openRate;
+    const pnl = pnlCents(isBuy, p.units, p.openRate, rate, p.amountCents);
+    const h = holdings.get(p.instrumentId) ?? {
+      instrumentId: p.instrumentId,
+      symbol: symbols.get(p.instrumentId) ?? String(p.instrumentId),
+      investedCents: 0,
+      valueCents: 0,
+      netCents: 0,
+    };
+    h.investedCents += p.amountCents;
+    h.valueCents += p.amountCents + pnl;
+    h.netCents += Math.round(p.units * rate * 100) * (isBuy ? 1 : -1);
+    holdings.set(p.instrumentId, h);
+  }
+  const list = [...holdings.values()].sort((a, b) => a.instrumentId - b.instrumentId);
+  const investedCents = list.reduce((s, h) => s + h.investedCents, 0);
+  const equityCents = account.cashCents + list.reduce((s, h) => s + h.valueCents, 0);
+  const r = dailyReturn(prev, { day, equityCents, depositsCents: account.depositsCents });
+  const window = [...past.slice(-(RISK_WINDOW_DAYS - 1)).map((d) => d.dailyReturn), r];
+  const riskScore = riskScoreOf(window);
+  return {
+    row: {
+      userId: account.userId,
+      day,
+      equityCents,
+      cashCents: account.cashCents,
+      investedCents,
+      depositsCents: account.depositsCents,
+      dailyReturn: r,
+      unitValue: (prev?.unitValue ?? 1) * (1 + r),
+      riskScore,
+      holdings: JSON.stringify(list),
+    },
+    day: { day, dailyReturn: r, riskScore } satisfies DayReturn,
+    holdings: list.map((h) => ({
+      userId: account.userId,
+      instrumentId: h.instrumentId,
+      pct: investedCents > 0 ? Math.round((h.investedCents / investedCents) * 1e6) / 1e4 : 0,
+    })),
+  };
 }
 
 /** Returns per user before `day` (today's own row, from an earlier pass, is replaced). */
