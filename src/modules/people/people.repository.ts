@@ -1,6 +1,21 @@
 import type { Insertable, Selectable } from "kysely";
 import type { Executor } from "../../infra/db/executor.js";
-import type { AccountSnapshotsTable, PeopleStatsTable } from "../../infra/db/schema.js";
+import type {
+  AccountSnapshotsTable,
+  DemoAccountsTable,
+  DemoPositionsTable,
+  PeopleStatsTable,
+  UsersTable,
+} from "../../infra/db/schema.js";
+
+/** A user as people reads them (the users table, owned by identity). */
+export type PersonRow = Selectable<UsersTable>;
+
+/** An open demo position as people reads it (the positions table, owned by trading). */
+export type LivePositionRow = Omit<Selectable<DemoPositionsTable>, "amountCents" | "initialAmountCents"> & {
+  amountCents: number;
+  initialAmountCents: number;
+};
 
 /** A snapshot as the use cases see it: money columns are numbers (PostgreSQL bigint arrives as text). */
 export interface SnapshotRow {
@@ -39,6 +54,62 @@ export interface AccountToSnapshot {
 const CHUNK = 200;
 
 export const peopleRepository = (db: Executor) => ({
+  async userByUsername(username: string): Promise<PersonRow | undefined> {
+    return db.selectFrom("users").selectAll().where("usernameLower", "=", username.toLowerCase()).executeTakeFirst();
+  },
+
+  async usersByUsernames(usernames: readonly string[]): Promise<PersonRow[]> {
+    if (usernames.length === 0) return [];
+    return db
+      .selectFrom("users")
+      .selectAll()
+      .where(
+        "usernameLower",
+        "in",
+        usernames.map((u) => u.toLowerCase()),
+      )
+      .execute();
+  },
+
+  async usersByGcids(gcids: readonly number[]): Promise<PersonRow[]> {
+    if (gcids.length === 0) return [];
+    return db.selectFrom("users").selectAll().where("gcid", "in", gcids).execute();
+  },
+
+  async userById(id: string): Promise<PersonRow | undefined> {
+    return db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
+  },
+
+  /** A demo account's cash, or undefined when the user has none. */
+  async cashOf(userId: string): Promise<number | undefined> {
+    const row = await db.selectFrom("demoAccounts").select("cashCents").where("userId", "=", userId).executeTakeFirst();
+    return row ? Number(row.cashCents) : undefined;
+  },
+
+  /** Opens a demo account as a replayed history left it (seeded traders, decision 0142). */
+  async openReplayedAccount(row: Selectable<DemoAccountsTable>): Promise<void> {
+    await db
+      .insertInto("demoAccounts")
+      .values(row)
+      .onConflict((oc) => oc.column("userId").doNothing())
+      .execute();
+  },
+
+  async livePositionsOf(userId: string): Promise<LivePositionRow[]> {
+    const rows = await db
+      .selectFrom("demoPositions")
+      .selectAll()
+      .where("userId", "=", userId)
+      .where("status", "=", "open")
+      .orderBy("positionId")
+      .execute();
+    return rows.map((r) => ({
+      ...r,
+      amountCents: Number(r.amountCents),
+      initialAmountCents: Number(r.initialAmountCents),
+    }));
+  },
+
   /** Demo accounts after `afterUserId` in user id order, `limit` at most (keyset pages). */
   async accountsAfter(afterUserId: string, limit: number): Promise<AccountToSnapshot[]> {
     const rows = await db

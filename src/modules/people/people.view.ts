@@ -1,6 +1,6 @@
 import { AVATAR_SIZES, avatarOf } from "../identity/avatar.js";
-import type { UserRow } from "../identity/identity.repository.js";
 import { demoCidOf, realCidOf } from "../identity/identity.view.js";
+import type { PersonRow } from "./people.repository.js";
 import type { PersonInfo } from "./people.schemas.js";
 import type { PrivacyChoices } from "./privacy/privacy.js";
 
@@ -12,7 +12,7 @@ const WEEK_MS = 7 * 86_400_000;
 export const weeksSince = (createdAt: string, now: Date) =>
   Math.max(0, Math.floor((now.getTime() - new Date(createdAt).getTime()) / WEEK_MS));
 
-export const fullNameOf = (u: Pick<UserRow, "firstName" | "lastName" | "username">) =>
+export const fullNameOf = (u: Pick<PersonRow, "firstName" | "lastName" | "username">) =>
   [u.firstName, u.lastName].filter((n) => n && n.trim() !== "").join(" ") || u.username;
 
 /** The gcid a customer id names: realCID and demoCID are the gcid plus a fixed offset (decision 0004). */
@@ -22,7 +22,7 @@ export function gcidOfCid(cid: number): number {
   return cid;
 }
 
-export function toPersonInfo(u: UserRow, choices: PrivacyChoices): PersonInfo {
+export function toPersonInfo(u: PersonRow, choices: PrivacyChoices): PersonInfo {
   const avatar = avatarOf(u.gcid);
   const sizes = [
     [avatar.small, AVATAR_SIZES.small],

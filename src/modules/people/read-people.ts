@@ -1,8 +1,7 @@
 import { requireUser } from "../../core/access.js";
 import { AppError } from "../../core/errors.js";
 import type { Ctx } from "../context.js";
-import { identityRepository, type UserRow } from "../identity/identity.repository.js";
-import { peopleRepository } from "./people.repository.js";
+import { type PersonRow, peopleRepository } from "./people.repository.js";
 import { PEOPLE_LOOKUP_MAX, type PeopleQuery, type PersonInfo } from "./people.schemas.js";
 import { gcidOfCid, toPersonInfo } from "./people.view.js";
 import { PEOPLE_READ } from "./privacy/privacy.js";
@@ -32,14 +31,14 @@ export async function readPeople(ctx: Ctx, query: PeopleQuery): Promise<PersonIn
   const hasNames = query.usernames !== undefined;
   const hasCids = query.cidList !== undefined;
   if (hasNames === hasCids) throw badRequest("Give either usernames or cidList (one of the two)");
-  const repo = identityRepository(ctx.db.kysely);
-  let users: UserRow[];
+  const repo = peopleRepository(ctx.db.kysely);
+  let users: PersonRow[];
   let missing: string[];
   if (hasNames) {
     const names = listOf(query.usernames as string, "usernames");
     const bad = names.find((n) => !USERNAME.test(n));
     if (bad) throw badRequest(`usernames: ${JSON.stringify(bad)} is not a username (letters, digits, _ . -)`);
-    users = await repo.findUsersByUsernames(names);
+    users = await repo.usersByUsernames(names);
     const found = new Set(users.map((u) => u.usernameLower));
     missing = names.filter((n) => !found.has(n.toLowerCase()));
   } else {
@@ -47,12 +46,12 @@ export async function readPeople(ctx: Ctx, query: PeopleQuery): Promise<PersonIn
     const bad = texts.find((t) => !/^\d{1,10}$/.test(t) || Number(t) > 2_147_483_647);
     if (bad) throw badRequest(`cidList: ${JSON.stringify(bad)} is not a customer id`);
     const gcids = texts.map((t) => gcidOfCid(Number(t)));
-    users = await repo.findUsersByGcids([...new Set(gcids)]);
+    users = await repo.usersByGcids([...new Set(gcids)]);
     const found = new Set(users.map((u) => u.gcid));
     missing = texts.filter((_t, i) => !found.has(gcids[i]!));
   }
   const people = peopleRepository(ctx.db.kysely);
-  const hidden: UserRow[] = [];
+  const hidden: PersonRow[] = [];
   for (const u of users) {
     if (u.id === actor.userId) continue;
     if (u.isPrivate === 1 || (await people.blockedEitherWay(actor.userId, u.id))) hidden.push(u);

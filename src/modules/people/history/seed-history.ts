@@ -3,14 +3,12 @@ import type { Insertable } from "kysely";
 import type { UserActor } from "../../../core/actor.js";
 import type { AccountSnapshotsTable } from "../../../infra/db/schema.js";
 import { type Deps, transact, withActor } from "../../context.js";
-import { identityRepository } from "../../identity/identity.repository.js";
 import { demoCidOf } from "../../identity/identity.view.js";
 import { findInstrumentDetails } from "../../market/find-instruments.js";
 import { RandomWalkSource } from "../../market/price-sources.js";
 import { currentQuotes, toPriced } from "../../market/quotes.js";
 import { pnlCents } from "../../trading/math.js";
 import { openMarketOrder } from "../../trading/open-market-order.js";
-import { tradingRepository } from "../../trading/trading.repository.js";
 import { peopleRepository } from "../people.repository.js";
 import { addDays, type DayReturn, dayOf } from "./returns.js";
 import { statsFor } from "./stats.js";
@@ -72,11 +70,10 @@ export async function seedTradingHistory(deps: Deps, onProgress: (step: string) 
   const days = deps.config.people.seedHistoryDays;
   if (days === 0) return 0;
   const people = peopleRepository(deps.db.kysely);
-  const trading = tradingRepository(deps.db.kysely);
-  const users = await identityRepository(deps.db.kysely).findUsersByUsernames(Object.keys(SEEDED_PLANS));
+  const users = await people.usersByUsernames(Object.keys(SEEDED_PLANS));
   const fresh = [];
   for (const u of users) {
-    if ((await people.latestSnapshotOf(u.id)) || (await trading.findAccount(u.id))) continue;
+    if ((await people.latestSnapshotOf(u.id)) || (await people.cashOf(u.id)) !== undefined) continue;
     fresh.push(u);
   }
   if (fresh.length === 0) return 0;
@@ -187,7 +184,7 @@ export async function seedTradingHistory(deps: Deps, onProgress: (step: string) 
   for (const t of traders) {
     const equity = equityOf(t, (id) => quotes.get(id)!.mid);
     const now = deps.clock.now().toISOString();
-    await trading.createAccountIfMissing({
+    await people.openReplayedAccount({
       userId: t.userId,
       cid: demoCidOf(t.gcid),
       cashCents: equity,

@@ -1,8 +1,8 @@
 import type { Ctx } from "../../context.js";
 import { currentQuotes } from "../../market/quotes.js";
 import { pnlCents } from "../../trading/math.js";
-import { tradingRepository } from "../../trading/trading.repository.js";
 import { currentStopOf } from "../../trading/triggers.js";
+import { peopleRepository } from "../people.repository.js";
 import { readableTarget } from "../privacy/privacy.js";
 
 const pct = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1e6) / 1e4 : 0);
@@ -13,9 +13,9 @@ const pct = (part: number, whole: number) => (whole > 0 ? Math.round((part / who
  */
 export async function readLivePortfolio(ctx: Ctx, username: string) {
   const { target } = await readableTarget(ctx, username, { portfolio: true });
-  const repo = tradingRepository(ctx.db.kysely);
-  const account = await repo.findAccount(target.user.id);
-  const rows = account ? await repo.openPositionsOf(target.user.id) : [];
+  const repo = peopleRepository(ctx.db.kysely);
+  const cashCents = await repo.cashOf(target.user.id);
+  const rows = cashCents === undefined ? [] : await repo.livePositionsOf(target.user.id);
   const quotes = await currentQuotes(ctx, [...new Set(rows.map((r) => r.instrumentId))]);
   const valued = rows.map((p) => {
     const q = quotes.get(p.instrumentId);
@@ -23,7 +23,7 @@ export async function readLivePortfolio(ctx: Ctx, username: string) {
     const rate = q ? (isBuy ? q.bid : q.ask) : p.openRate;
     return { p, pnl: pnlCents(isBuy, p.units, p.openRate, rate, p.amountCents) };
   });
-  const cash = account?.cashCents ?? 0;
+  const cash = cashCents ?? 0;
   const unrealised = valued.reduce((s, v) => s + v.pnl, 0);
   const equity = cash + valued.reduce((s, v) => s + v.p.amountCents + v.pnl, 0);
   return {

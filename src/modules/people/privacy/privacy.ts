@@ -4,8 +4,7 @@ import { AppError } from "../../../core/errors.js";
 import type { AcceptedScopes } from "../../../core/scopes.js";
 import type { Executor } from "../../../infra/db/executor.js";
 import type { Ctx, Deps } from "../../context.js";
-import { identityRepository, type UserRow } from "../../identity/identity.repository.js";
-import { peopleRepository } from "../people.repository.js";
+import { type PersonRow, peopleRepository } from "../people.repository.js";
 
 /** Users Info and Users Stats reads (decision 0141). */
 export const PEOPLE_READ: AcceptedScopes = ["user-info:read"];
@@ -22,13 +21,13 @@ export interface PrivacyChoices {
 
 /** Someone another user reads about, with what they chose to show. */
 export interface Target {
-  user: UserRow;
+  user: PersonRow;
   /** The caller reads about themselves. */
   self: boolean;
   choices: PrivacyChoices;
 }
 
-export async function choicesOf(db: Executor, user: UserRow): Promise<PrivacyChoices> {
+export async function choicesOf(db: Executor, user: PersonRow): Promise<PrivacyChoices> {
   const settings = (await peopleRepository(db).settingsOf([user.id])).get(user.id);
   return {
     isPrivate: user.isPrivate === 1,
@@ -50,7 +49,7 @@ export async function readableTarget(
   options: { portfolio: boolean; scopes?: AcceptedScopes },
 ): Promise<{ actor: UserActor; target: Target }> {
   const actor = requireUser(ctx.actor, options.scopes ?? PEOPLE_READ);
-  const user = await identityRepository(ctx.db.kysely).findUserByUsername(username);
+  const user = await peopleRepository(ctx.db.kysely).userByUsername(username);
   if (!user) throw notFound(username);
   const self = user.id === actor.userId;
   const choices = await choicesOf(ctx.db.kysely, user);
@@ -83,7 +82,7 @@ export async function copyRefusal(
   leaderId: string,
 ): Promise<CopyRefusal | null> {
   if (copierId === leaderId) return { code: "self", message: "A user cannot copy themselves" };
-  const [leader] = await identityRepository(deps.db.kysely).findUsersByIds([leaderId]);
+  const leader = await peopleRepository(deps.db.kysely).userById(leaderId);
   if (!leader) return { code: "unknown", message: "No such user" };
   const choices = await choicesOf(deps.db.kysely, leader);
   if (choices.isPrivate) return { code: "private", message: "No such user" };

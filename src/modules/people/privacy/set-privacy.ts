@@ -1,7 +1,6 @@
 import { requireUser } from "../../../core/access.js";
 import type { AcceptedScopes } from "../../../core/scopes.js";
 import { type Ctx, transact } from "../../context.js";
-import { identityRepository } from "../../identity/identity.repository.js";
 import { peopleRepository, setProfilePrivate } from "../people.repository.js";
 import { choicesOf, type PrivacyChoices } from "./privacy.js";
 
@@ -11,7 +10,7 @@ export const PRIVACY_READ: AcceptedScopes = ["user-info:read", "user-info:write"
 /** The caller's privacy choices. */
 export async function readPrivacy(ctx: Ctx): Promise<PrivacyChoices> {
   const actor = requireUser(ctx.actor, PRIVACY_READ);
-  const [user] = await identityRepository(ctx.db.kysely).findUsersByIds([actor.userId]);
+  const user = await peopleRepository(ctx.db.kysely).userById(actor.userId);
   return choicesOf(ctx.db.kysely, user!);
 }
 
@@ -19,7 +18,7 @@ export async function readPrivacy(ctx: Ctx): Promise<PrivacyChoices> {
 export async function setPrivacy(ctx: Ctx, change: Partial<PrivacyChoices>): Promise<PrivacyChoices> {
   const actor = requireUser(ctx.actor, PRIVACY_WRITE);
   return transact(ctx, async (trx) => {
-    const [user] = await identityRepository(trx).findUsersByIds([actor.userId]);
+    const user = await peopleRepository(trx).userById(actor.userId);
     const now = await choicesOf(trx, user!);
     const next: PrivacyChoices = {
       isPrivate: change.isPrivate ?? now.isPrivate,
