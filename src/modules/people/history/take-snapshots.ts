@@ -168,7 +168,11 @@ const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolv
  * with a yield between them so requests keep being served. Run again the same day, it replaces
  * that day's rows: the day's last pass stands as its close.
  */
-export async function takeSnapshots(deps: Deps, onBatch?: (done: number) => void): Promise<SnapshotReport> {
+export async function takeSnapshots(
+  deps: Deps,
+  onBatch?: (done: number) => void,
+  batchSize = SNAPSHOT_BATCH,
+): Promise<SnapshotReport> {
   const started = performance.now();
   const day = dayOf(deps.clock.now());
   const repo: PeopleRepository = peopleRepository(deps.db.kysely);
@@ -176,7 +180,7 @@ export async function takeSnapshots(deps: Deps, onBatch?: (done: number) => void
   let after = "";
   let done = 0;
   for (;;) {
-    const accounts = await repo.accountsAfter(after, SNAPSHOT_BATCH);
+    const accounts = await repo.accountsAfter(after, batchSize);
     if (accounts.length === 0) break;
     const positions = await repo.openPositionsOf(accounts.map((a) => a.userId));
     const quotes = await currentQuotes(deps, [...new Set(positions.map((p) => p.instrumentId))]);

@@ -32,27 +32,20 @@ export async function searchPeople(ctx: Ctx, q: SearchQuery): Promise<{ totalIte
   const db = ctx.db.kysely;
   // Filters no account here can meet: every account is a registered user's demo account, none is blocked.
   if (q.isTestAccount === true || q.blocked === true) return { totalItems: 0, items: [] };
+  // Users across a block with the caller, either way: few, so listed rather than joined per row.
+  const blocks = await db
+    .selectFrom("userBlocks")
+    .select(["blockerId", "blockedId"])
+    .where((eb) => eb.or([eb("blockerId", "=", actor.userId), eb("blockedId", "=", actor.userId)]))
+    .execute();
+  const blocked = blocks.map((b) => (b.blockerId === actor.userId ? b.blockedId : b.blockerId));
   let base = db
     .selectFrom("peopleStats as s")
     .innerJoin("users as u", "u.id", "s.userId")
     .leftJoin("peopleSettings as ps", "ps.userId", "s.userId")
     .where("s.period", "=", q.period)
-    .where((eb) => eb.or([eb("u.isPrivate", "=", 0), eb("u.id", "=", actor.userId)]))
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom("userBlocks as b")
-            .select("b.blockerId")
-            .where((b) =>
-              b.or([
-                b.and([b("b.blockerId", "=", actor.userId), b.eb("b.blockedId", "=", b.ref("s.userId"))]),
-                b.and([b.eb("b.blockerId", "=", b.ref("s.userId")), b("b.blockedId", "=", actor.userId)]),
-              ]),
-            ),
-        ),
-      ),
-    );
+    .where((eb) => eb.or([eb("u.isPrivate", "=", 0), eb("u.id", "=", actor.userId)]));
+  if (blocked.length > 0) base = base.where("s.userId", "not in", blocked);
   if (q.gainMax !== undefined) base = base.where("s.gain", "<=", q.gainMax);
   if (q.gainMin !== undefined) base = base.where("s.gain", ">=", q.gainMin);
   if (q.maxDailyRiskScoreMin !== undefined) base = base.where("s.maxDailyRisk", ">=", q.maxDailyRiskScoreMin);
