@@ -33,7 +33,6 @@ const { createUser } = await import("../dist/modules/identity/create-user.js");
 const { createKeyPair } = await import("../dist/modules/identity/key-pairs.js");
 const { withActor } = await import("../dist/modules/context.js");
 const { systemActor } = await import("../dist/core/actor.js");
-const { sql } = await import("kysely");
 
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
