@@ -216,9 +216,13 @@ export function startSnapshots(deps: Deps, everyMs = deps.config.people.snapshot
       });
   };
   pass();
+  // The lease is won on the market's first timed tick: try again shortly after start.
+  const first = setTimeout(pass, 5_000);
+  first.unref();
   const timer = setInterval(pass, everyMs);
   timer.unref();
   return async () => {
+    clearTimeout(first);
     clearInterval(timer);
     await running;
   };
