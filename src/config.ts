@@ -6,6 +6,7 @@
 import { type AuditSettings, parseAuditSettings } from "./config/audit.js";
 import { type ClubProgramme, parseClubProgramme } from "./config/clubs.js";
 import { type DemoSettings, type MarketSettings, parseDemoSettings, parseMarketSettings } from "./config/market.js";
+import { type MarketHoursSettings, parseMarketHoursSettings } from "./config/market-hours.js";
 import { type MediaSettings, parseMediaSettings } from "./config/media.js";
 import { type MetricsSettings, parseMetricsSettings } from "./config/metrics.js";
 import { type OAuthSettings, parseOAuthSettings } from "./config/oauth.js";
@@ -18,6 +19,7 @@ import {
   type TrustProxy,
 } from "./config/rate-limits.js";
 import { parseRealtimeSettings, type RealtimeSettings } from "./config/realtime.js";
+import { parseSandboxSettings, type SandboxSettings } from "./config/sandbox.js";
 import { parseSecretsSettings, type SecretsSettings } from "./config/secrets.js";
 import { type LogLevel, parseListenSettings, parseServerSettings, type SeedMode } from "./config/server.js";
 import type { Env, Pick } from "./config/shared.js";
@@ -73,6 +75,8 @@ export interface Config {
   seed: SeedMode;
   /** The simulated price feed: MARKET_SEED, MARKET_TICK_MS, MARKET_VOLATILITY, MARKET_SPREAD_BPS. */
   market: MarketSettings;
+  /** MARKET_HOURS: exchange sessions or always open (decision 0128). */
+  marketHours: MarketHoursSettings;
   /** Demo accounts: DEMO_BALANCE (USD) is what a new demo account starts with. */
   demo: DemoSettings;
   /** WATCHLIST_MAX_WATCHLISTS / WATCHLIST_MAX_ITEMS; reported in every watchlists `meta`. */
@@ -104,6 +108,8 @@ export interface Config {
   realtime: RealtimeSettings;
   /** Uploaded media: MEDIA_DIR. */
   media: MediaSettings;
+  /** The sandbox control API at /sandbox/v1 (SANDBOX; off by default in production). */
+  sandbox: SandboxSettings;
 }
 
 /** Values given on the command line; they win over the environment. */
@@ -153,13 +159,16 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
   const people = parsePeopleSettings(pick, problems);
   const signIn = parseSignInSettings(pick, problems);
   const { production, ...secrets } = parseSecretsSettings(pick, problems);
+  const marketHours = parseMarketHoursSettings(pick, production, problems);
   const metrics = parseMetricsSettings(pick, problems);
   const realtime = parseRealtimeSettings(pick, problems);
   const media = parseMediaSettings(pick, problems);
+  const sandbox = parseSandboxSettings(pick, production, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     market,
+    marketHours,
     demo,
     watchlistLimits,
     oauth,
@@ -176,6 +185,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
     metrics,
     realtime,
     media,
+    sandbox,
     port: listen.port,
     host: listen.host,
     database: storage.database,

@@ -158,7 +158,10 @@ export function registerErrorHandling(
       request.log.warn({ err: error, errorCode: mapped.code }, "request failed: the database is unavailable or full");
     } else if (status >= 500) request.log.error({ err: error }, "request failed");
     else request.log.info({ errorCode: mapped.code }, mapped.message);
-    if (mapped.code === "ServiceUnavailable") void reply.header("retry-after", String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+    // A Retry-After set before (the sandbox's injected 503, decision 0150) is kept.
+    if (mapped.code === "ServiceUnavailable" && !reply.hasHeader("retry-after")) {
+      void reply.header("retry-after", String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+    }
     void reply.status(status).send({
       errorCode: mapped.code,
       errorMessage: mapped.message,

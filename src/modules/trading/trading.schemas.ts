@@ -1,5 +1,6 @@
 import { Type } from "typebox";
 import { BoundedNumber, Int32, Int32Id } from "../../http/schemas.js";
+import { PendingOrder } from "./orders/orders.schemas.js";
 
 /** Units, rates and USD amounts a request may carry: finite, and their products fit in cents. */
 const MAGNITUDE = 1e9;
@@ -161,7 +162,7 @@ const portfolioFields = {
   positions: Type.Array(Position),
   credit: Type.Number({ description: "Available cash, USD" }),
   mirrors: emptyList("Copy trading is not simulated"),
-  orders: emptyList("Pending limit orders (demo market orders execute at once)"),
+  orders: Type.Array(PendingOrder, { description: "Pending entry (market-if-touched) orders" }),
   ordersForOpen: emptyList("Pending market orders to open (they execute at once)"),
   ordersForClose: emptyList("Pending market orders to close (they execute at once)"),
   ordersForCloseMultiple: emptyList("Pending multiple closes"),

@@ -1,6 +1,7 @@
 import type { ClosePositionResult } from "./close-position.js";
 import { fromCents } from "./math.js";
 import type { OpenOrderResult } from "./open-market-order.js";
+import { toPendingOrder } from "./orders/orders.view.js";
 import type { OrderInfo, Portfolio, PositionValue } from "./read-account.js";
 import type { TradeRow } from "./trading.repository.js";
 
@@ -66,7 +67,7 @@ export function toPosition(v: PositionValue) {
     orderID: p.orderId,
     orderType: 17,
     units: p.units,
-    totalFees: 0,
+    totalFees: fromCents(v.feesCents),
     initialAmountInDollars: fromCents(p.initialAmountCents),
     isTslEnabled: p.isTslEnabled === 1,
     stopLossVersion: p.version,
@@ -82,7 +83,7 @@ export function toPosition(v: PositionValue) {
     openConversionRate: 1,
     pnlVersion: 1,
     totalExternalFees: 0,
-    totalExternalTaxes: 0,
+    totalExternalTaxes: fromCents(v.taxesCents),
     isNoTakeProfit: p.isNoTakeProfit === 1,
     isNoStopLoss: p.isNoStopLoss === 1 && v.stopLossRate === 0,
     lotCount: 0,
@@ -109,7 +110,7 @@ function portfolioBody(p: Portfolio) {
     positions: p.positions.map(toPosition),
     credit: fromCents(p.account.cashCents),
     mirrors: [],
-    orders: [],
+    orders: p.orders.map(toPendingOrder),
     ordersForOpen: [],
     ordersForClose: [],
     ordersForCloseMultiple: [],
@@ -164,7 +165,7 @@ export const toOrderInfo = ({ order, position }: OrderInfo) => ({
     : [],
 });
 
-export const toTrade = (t: TradeRow) => ({
+export const toTrade = (t: TradeRow & { feesCents?: number }) => ({
   netProfit: fromCents(t.netProfitCents),
   closeRate: t.closeRate,
   closeTimestamp: t.closeDateTime,
@@ -182,7 +183,7 @@ export const toTrade = (t: TradeRow) => ({
   parentPositionId: 0,
   investment: fromCents(t.investmentCents),
   initialInvestment: fromCents(t.initialInvestmentCents),
-  fees: 0,
+  fees: fromCents(t.feesCents ?? 0),
   units: t.units,
   closeReason: t.closeReason,
 });
