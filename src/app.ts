@@ -28,6 +28,7 @@ import { registerMarketRoutes } from "./modules/market/market.routes.js";
 import { registerMediaRoutes } from "./modules/media/media.routes.js";
 import { registerNotificationRoutes } from "./modules/notifications/notifications.routes.js";
 import { bearerAuthenticator, registerOAuthRoutes } from "./modules/oauth/oauth.routes.js";
+import { registerPeopleRoutes } from "./modules/people/people.routes.js";
 import { registerPriceAlertRoutes } from "./modules/price-alerts/price-alerts.routes.js";
 import { createRealtimeServer } from "./modules/realtime/server.js";
 import { registerFaultInjection, registerSandboxRoutes } from "./modules/sandbox/sandbox.routes.js";
@@ -80,6 +81,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
     config.scopePrefix,
     storeFailureOf,
     config.metrics.enabled ? unmatchedRecorder(deps.metrics) : undefined,
+    () => deps.clock.now(),
   );
   const authenticators = {
     keyPair: createKeyPairAuthenticator(deps),
@@ -105,6 +107,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
   registerEligibilityRoutes(app, deps);
   registerWatchlistRoutes(app, deps);
   registerSocialRoutes(app, deps);
+  registerPeopleRoutes(app, deps);
   registerAvatarRoutes(app, deps);
   registerClubRoutes(app, deps);
   registerPriceAlertRoutes(app, deps);

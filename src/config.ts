@@ -10,6 +10,7 @@ import { type MarketHoursSettings, parseMarketHoursSettings } from "./config/mar
 import { type MediaSettings, parseMediaSettings } from "./config/media.js";
 import { type MetricsSettings, parseMetricsSettings } from "./config/metrics.js";
 import { type OAuthSettings, parseOAuthSettings } from "./config/oauth.js";
+import { type PeopleSettings, parsePeopleSettings } from "./config/people.js";
 import { type PriceAlertSettings, parsePriceAlertSettings } from "./config/price-alerts.js";
 import {
   parseRateLimitSettings,
@@ -94,6 +95,7 @@ export interface Config {
   clubs: ClubProgramme;
   /** Price alerts: PRICE_ALERTS_MAX_PER_USER. */
   priceAlerts: PriceAlertSettings;
+  people: PeopleSettings;
   /** The sign-in throttle per account: SIGNIN_FREE_FAILURES, SIGNIN_WINDOW_MINUTES, SIGNIN_MAX_DELAY_SECONDS, SIGNIN_DEVICE_DAYS. */
   signIn: SignInSettings;
   /** NODE_ENV=production: settings that have a convenient default elsewhere must be given (0105). */
@@ -154,6 +156,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
   const audit = parseAuditSettings(pick, problems);
   const clubs = parseClubProgramme(pick, problems);
   const priceAlerts = parsePriceAlertSettings(pick, problems);
+  const people = parsePeopleSettings(pick, problems);
   const signIn = parseSignInSettings(pick, problems);
   const { production, ...secrets } = parseSecretsSettings(pick, problems);
   const marketHours = parseMarketHoursSettings(pick, production, problems);
@@ -175,6 +178,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
     audit,
     clubs,
     priceAlerts,
+    people,
     signIn,
     production,
     secrets,

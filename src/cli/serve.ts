@@ -8,6 +8,7 @@ import { startRetention } from "../modules/maintenance/retention.js";
 import { startMarket } from "../modules/market/quotes.js";
 import { issuerFor, recordIssuer } from "../modules/oauth/issuer.js";
 import { prepareSigningKeys } from "../modules/oauth/signing-keys.js";
+import { startSnapshots } from "../modules/people/history/take-snapshots.js";
 import { loadAlerts } from "../modules/price-alerts/alert-watch.js";
 import { START_SNAPSHOT, saveSnapshot } from "../modules/sandbox/world.js";
 import { loadEntryOrders } from "../modules/trading/entry-orders/entry-watch.js";
@@ -40,7 +41,10 @@ export async function serve(config: Config, out: Output): Promise<void> {
   const seeding = shouldSeed(config);
   let docsClientId: string | undefined;
   if (seeding) {
-    const report = await seedDemoWorld(deps, (step) => deps.log.debug({ step }, "seeding"));
+    const report = await seedDemoWorld(deps, (step) =>
+      // The replayed history takes a moment: its progress is shown.
+      step.startsWith("history") ? deps.log.info({ step }, "seeding") : deps.log.debug({ step }, "seeding"),
+    );
     if (report.created.length > 0) deps.log.info({ created: report.created }, "seeded the demo world");
     docsClientId = await ensureDocsClient(deps);
   }
@@ -51,9 +55,11 @@ export async function serve(config: Config, out: Output): Promise<void> {
   await loadAlerts(deps);
   const app = await buildApp(config, deps);
   const stopRetention = startRetention(deps);
+  const stopSnapshots = startSnapshots(deps);
   const stop = async () => {
     await app.close();
     await stopRetention();
+    await stopSnapshots();
     // A restart resumes trailing stops from where they stand now.
     await persistTrailingStops(deps).catch((error) => deps.log.warn({ err: error }, "could not save trailing stops"));
     await closeDeps(deps);

@@ -38,6 +38,7 @@ export const SCOPES = {
   "trade.real:read": "See your real-money positions, orders and history",
   "trade.real:write": "Open and close real-money positions for you",
   "user-info:read": "See your profile: name, username and account numbers",
+  "user-info:write": "Choose whether your profile and portfolio are public and whether others may copy you",
   "watchlist:read": "See your watchlists",
   "watchlist:write": "Create, change and delete your watchlists",
 } as const satisfies Record<string, string>;

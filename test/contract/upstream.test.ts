@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { takeSnapshots } from "../../src/modules/people/history/take-snapshots.js";
 import { jpeg, multipart, png } from "../attachments/images.js";
 import { engines, type Harness, startHarness } from "../support/harness.js";
 import { LENIENCIES, loadUpstream, operationKey, operationsOf } from "./upstream.js";
@@ -88,6 +89,23 @@ const FAILING = (op: string, url: (w: World) => string, body?: unknown): Case =>
 });
 
 const ALERTS = "/api/v1/price-alerts";
+const PEOPLE = "/api/v1/user-info/people";
+const PORTFOLIOS = "/api/v2/portfolios";
+/** `me` with an open position and today's snapshot taken (once per world): a trader with history. */
+const historyOf = new WeakMap<World, Promise<void>>();
+async function withHistory(w: World) {
+  if (!historyOf.has(w)) {
+    historyOf.set(
+      w,
+      (async () => {
+        await w.openPosition();
+        await takeSnapshots(w.h.deps);
+      })(),
+    );
+  }
+  await historyOf.get(w);
+  return w.me;
+}
 const UNKNOWN_ALERT = `${ALERTS}/00000000-0000-4000-8000-000000000000`;
 /** A new alert of `me`, far above the bid: its URL. */
 async function newAlert(w: World): Promise<string> {
@@ -1613,6 +1631,126 @@ const CASES: Case[] = [
     what: "a delete",
     request: async (w) => ({ method: "DELETE", url: `/api/v1/watchlists/${await w.newWatchlist("Gone")}`, as: w.me }),
   },
+
+  // ------------------------------------------------------------------ people (Users Info, Users Stats)
+  {
+    op: "GET /api/v1/user-info/people",
+    status: 200,
+    what: "users by username",
+    request: (w) => ({
+      method: "GET",
+      url: `${PEOPLE}?usernames=${w.me.user.username},${w.other.user.username}`,
+      as: w.me,
+    }),
+    content: (body: { users: unknown[] }) => expect(body.users).toHaveLength(2),
+  },
+  {
+    op: "GET /api/v1/user-info/people",
+    status: 400,
+    what: "both usernames and cidList",
+    request: (w) => ({ method: "GET", url: `${PEOPLE}?usernames=${w.me.user.username}&cidList=1`, as: w.me }),
+  },
+  {
+    op: "GET /api/v1/user-info/people",
+    status: 404,
+    what: "an unknown username",
+    request: (w) => ({ method: "GET", url: `${PEOPLE}?usernames=nobody_at_all`, as: w.me }),
+  },
+  {
+    op: "GET /api/v1/user-info/people/search",
+    status: 200,
+    what: "traders with history, by gain",
+    request: async (w) => ({
+      method: "GET",
+      url: `${PEOPLE}/search?period=CurrYear&sort=-gain`,
+      as: await withHistory(w),
+    }),
+    content: (body: { items: unknown[]; totalItems: number }) => expect(body.totalItems).toBeGreaterThan(0),
+  },
+  {
+    op: "GET /api/v1/user-info/people/{username}/gain",
+    status: 200,
+    what: "monthly and yearly gains",
+    request: async (w) => ({ method: "GET", url: `${PEOPLE}/${(await withHistory(w)).user.username}/gain`, as: w.me }),
+    content: (body: { monthly: unknown[] }) => expect(body.monthly.length).toBeGreaterThan(0),
+  },
+  {
+    op: "GET /api/v1/user-info/people/{username}/daily-gain",
+    status: 200,
+    what: "daily gains of a range",
+    request: async (w) => ({
+      method: "GET",
+      url: `${PEOPLE}/${(await withHistory(w)).user.username}/daily-gain?minDate=2000-01-01&maxDate=2100-01-01&type=Daily`,
+      as: w.me,
+    }),
+    content: (body: unknown[]) => expect(body.length).toBeGreaterThan(0),
+  },
+  {
+    op: "GET /api/v1/user-info/people/{username}/portfolio/live",
+    status: 200,
+    what: "open positions as percentages",
+    request: async (w) => ({
+      method: "GET",
+      url: `${PEOPLE}/${(await withHistory(w)).user.username}/portfolio/live`,
+      as: w.me,
+    }),
+    content: (body: { positions: unknown[] }) => expect(body.positions.length).toBeGreaterThan(0),
+  },
+  {
+    op: "GET /api/v1/user-info/people/{username}/tradeinfo",
+    status: 200,
+    what: "a period's trading figures",
+    request: async (w) => ({
+      method: "GET",
+      url: `${PEOPLE}/${(await withHistory(w)).user.username}/tradeinfo?period=CurrYear`,
+      as: w.me,
+    }),
+  },
+  ...(["assets/history", "exposure/history", "gain/{granularity}"] as const).flatMap((path): Case[] => {
+    const op = `GET /api/v2/portfolios/{username}/${path}`;
+    const query = path === "gain/{granularity}" ? "" : "?period=CurrYear";
+    const url = (username: string) => `${PORTFOLIOS}/${username}/${path.replace("{granularity}", "daily")}${query}`;
+    return [
+      {
+        op,
+        status: 200,
+        what: "a public portfolio's history",
+        request: async (w) => ({ method: "GET", url: url((await withHistory(w)).user.username), as: w.me }),
+        content: (body: { results?: unknown[]; gains?: unknown[] }) =>
+          expect((body.results ?? body.gains)!.length).toBeGreaterThan(0),
+      },
+      {
+        op,
+        status: 400,
+        what: path === "gain/{granularity}" ? "minDate, maxDate and count together" : "period and minDate together",
+        request: (w) => ({
+          method: "GET",
+          url:
+            path === "gain/{granularity}"
+              ? `${url(w.me.user.username)}?minDate=2026-01-01&maxDate=2026-02-01&count=3`
+              : `${url(w.me.user.username)}&minDate=2026-01-01`,
+          as: w.me,
+        }),
+      },
+      UNAUTHENTICATED(op, (w) => url(w.me.user.username)),
+      {
+        op,
+        status: 403,
+        what: "a portfolio its owner opted out of exposure",
+        request: async (w) => {
+          const owner = await w.h.user(["user-info:write"]);
+          await w.ok({ method: "PUT", url: "/api/v1/user-info/privacy", as: owner, body: { portfolioOptOut: true } });
+          return { method: "GET", url: url(owner.user.username), as: w.me };
+        },
+      },
+      {
+        op,
+        status: 404,
+        what: "an unknown username",
+        request: (w) => ({ method: "GET", url: url("nobody_at_all"), as: w.me }),
+      },
+    ];
+  }),
 ];
 
 /**
@@ -1621,6 +1759,14 @@ const CASES: Case[] = [
  * of a shared operation fails it.
  */
 const NOT_DRIVEN: Record<string, string> = {
+  "GET /api/v2/portfolios/{}/assets/history 502":
+    "answered from our own accounts' history: there is no upstream dependency to fail (a failing store is 500)",
+  "GET /api/v2/portfolios/{}/assets/history 503":
+    "answered from our own accounts' history: there is no upstream dependency to time out (an unreachable store is our 503, driven by test/faults)",
+  "GET /api/v2/portfolios/{}/exposure/history 502":
+    "answered from our own accounts' history: there is no upstream dependency to fail (a failing store is 500)",
+  "GET /api/v2/portfolios/{}/exposure/history 504":
+    "answered from our own accounts' history: there is no upstream dependency to time out",
   "GET /api/v1/me 403":
     "any authenticated caller may read who it is: /me needs no scope, so no credential is refused with 403",
   "GET /api/v1/market-data/instruments/rates 400":

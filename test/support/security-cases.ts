@@ -64,6 +64,8 @@ const EXAMPLE_PARAMS: Record<string, string> = {
   positionId: "1",
   orderId: "1",
   alertId: "00000000-0000-4000-8000-000000000000",
+  username: "nobody",
+  granularity: "daily",
   user: "nobody-at-all",
   faultId: "00000000-0000-4000-8000-000000000005",
   file: "nothing.svg",
@@ -354,6 +356,25 @@ const OAUTH: SecurityCase[] = [
   ).map(([route, why]) => ({ route, public: why })),
 ];
 
+const PEOPLE_READ: AcceptedScopes = ["user-info:read"];
+const PEOPLE: SecurityCase[] = [
+  { route: "GET /api/v1/user-info/people", scopes: PEOPLE_READ, query: "?usernames=nobody" },
+  { route: "GET /api/v1/user-info/people/search", scopes: PEOPLE_READ, query: "?period=CurrMonth" },
+  { route: "GET /api/v1/user-info/people/:username/gain", scopes: PEOPLE_READ },
+  {
+    route: "GET /api/v1/user-info/people/:username/daily-gain",
+    scopes: PEOPLE_READ,
+    query: "?minDate=2026-01-01&maxDate=2026-01-31&type=Daily",
+  },
+  { route: "GET /api/v1/user-info/people/:username/portfolio/live", scopes: PEOPLE_READ },
+  { route: "GET /api/v1/user-info/people/:username/tradeinfo", scopes: PEOPLE_READ, query: "?period=CurrMonth" },
+  { route: "GET /api/v2/portfolios/:username/assets/history", scopes: PEOPLE_READ, query: "?period=CurrMonth" },
+  { route: "GET /api/v2/portfolios/:username/exposure/history", scopes: PEOPLE_READ, query: "?period=CurrMonth" },
+  { route: "GET /api/v2/portfolios/:username/gain/:granularity", scopes: PEOPLE_READ },
+  { route: "GET /api/v1/user-info/privacy", scopes: ["user-info:read", "user-info:write"] },
+  { route: "PUT /api/v1/user-info/privacy", scopes: ["user-info:write"], payload: { copyBlocked: false } },
+];
+
 const PUBLIC: SecurityCase[] = [
   { route: "OPTIONS *", public: "the CORS preflight, which browsers send without credentials" },
   { route: "GET /health", public: "liveness probe for load balancers" },
@@ -392,6 +413,7 @@ export const SECURITY_CASES = {
   watchlists: WATCHLISTS,
   "social-posts-and-feeds": [...SOCIAL_POSTS, ...SOCIAL_FEEDS],
   "social-interactions": SOCIAL_INTERACTIONS,
+  people: PEOPLE,
 } satisfies Record<string, SecurityCase[]>;
 
 export type SecurityFile = keyof typeof SECURITY_CASES;

@@ -490,7 +490,54 @@ export interface AttachmentsTable {
   referencedAt: string | null;
 }
 
+/** One demo account's close of one UTC day (src/modules/people, decision 0138). */
+export interface AccountSnapshotsTable {
+  userId: string;
+  day: string;
+  equityCents: number | string;
+  cashCents: number | string;
+  investedCents: number | string;
+  depositsCents: number | string;
+  dailyReturn: number;
+  unitValue: number;
+  riskScore: number;
+  /** JSON array of SnapshotHolding (people/history/snapshot.ts). */
+  holdings: string;
+  takenAt: string;
+}
+
+export interface PeopleStatsTable {
+  userId: string;
+  period: string;
+  gain: number;
+  dailyGain: number;
+  weekGain: number;
+  riskScore: number;
+  maxDailyRisk: number;
+  maxMonthlyRisk: number;
+  profitableMonthsPct: number;
+  copiers: Generated<number>;
+  updatedAt: string;
+}
+
+export interface PeopleHoldingsTable {
+  userId: string;
+  instrumentId: number;
+  pct: number;
+}
+
+export interface PeopleSettingsTable {
+  userId: string;
+  portfolioOptOut: number;
+  copyBlocked: number;
+  updatedAt: string;
+}
+
 export interface Database {
+  accountSnapshots: AccountSnapshotsTable;
+  peopleStats: PeopleStatsTable;
+  peopleHoldings: PeopleHoldingsTable;
+  peopleSettings: PeopleSettingsTable;
   attachments: AttachmentsTable;
   sandboxSnapshots: SandboxSnapshotsTable;
   users: UsersTable;

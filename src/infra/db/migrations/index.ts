@@ -15,6 +15,7 @@ import * as priceAlerts from "./012-price-alerts.js";
 import * as attachments from "./013-attachments.js";
 import * as entryOrders from "./014-entry-orders.js";
 import * as overnightFees from "./015-overnight-fees.js";
+import * as people from "./017-people.js";
 import * as sandboxSnapshots from "./019-sandbox-snapshots.js";
 
 export interface DialectMigration {
@@ -37,6 +38,7 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   "012-price-alerts": priceAlerts,
   "013-attachments": attachments,
   "014-entry-orders": entryOrders,
-  "019-sandbox-snapshots": sandboxSnapshots,
   "015-overnight-fees": overnightFees,
+  "017-people": people,
+  "019-sandbox-snapshots": sandboxSnapshots,
 };
