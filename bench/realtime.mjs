@@ -266,6 +266,8 @@ const env = {
   // Every socket authenticates as the same user: the per-user cap (10 by default) is raised to
   // the socket count for the run. Nothing else changes from the defaults.
   REALTIME_MAX_CONNECTIONS_PER_USER: String(Math.max(10, SOCKETS)),
+  // Sockets may all be connecting before any has authenticated.
+  REALTIME_MAX_UNAUTHENTICATED: String(Math.max(1000, SOCKETS)),
   // --app-env NAME=VALUE (repeatable): more server settings for the run, e.g. REALTIME_BUFFER_BYTES.
   ...Object.fromEntries(values["app-env"].map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)])),
 };

@@ -21,6 +21,7 @@ import { registerClubRoutes } from "./modules/clubs/clubs.routes.js";
 import type { Deps } from "./modules/context.js";
 import { registerAgentPortfolioRoutes } from "./modules/copy-trading/agent-portfolios/agent-portfolios.routes.js";
 import { registerCopyRoutes } from "./modules/copy-trading/copies/copies.routes.js";
+import { registerDashboardRoutes } from "./modules/dashboard/dashboard.routes.js";
 import { registerHealthRoutes } from "./modules/health/health.routes.js";
 import { createKeyPairAuthenticator } from "./modules/identity/authenticate.js";
 import { registerAvatarRoutes } from "./modules/identity/avatar.routes.js";
@@ -29,9 +30,14 @@ import { registerMarketRoutes } from "./modules/market/market.routes.js";
 import { registerMediaRoutes } from "./modules/media/media.routes.js";
 import { registerNotificationRoutes } from "./modules/notifications/notifications.routes.js";
 import { bearerAuthenticator, registerOAuthRoutes } from "./modules/oauth/oauth.routes.js";
+import { registerPeopleRoutes } from "./modules/people/people.routes.js";
 import { registerPriceAlertRoutes } from "./modules/price-alerts/price-alerts.routes.js";
 import { createRealtimeServer } from "./modules/realtime/server.js";
+import { registerFaultInjection, registerSandboxRoutes } from "./modules/sandbox/sandbox.routes.js";
 import { registerSocialRoutes } from "./modules/social/social.routes.js";
+import { registerCostsRoutes } from "./modules/trading/costs/costs.routes.js";
+import { registerEligibilityRoutes } from "./modules/trading/eligibility/eligibility.routes.js";
+import { registerOrderRoutes } from "./modules/trading/orders/orders.routes.js";
 import { registerTradingRoutes } from "./modules/trading/trading.routes.js";
 import { registerWatchlistRoutes } from "./modules/watchlists/watchlists.routes.js";
 
@@ -77,6 +83,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
     config.scopePrefix,
     storeFailureOf,
     config.metrics.enabled ? unmatchedRecorder(deps.metrics) : undefined,
+    () => deps.clock.now(),
   );
   const authenticators = {
     keyPair: createKeyPairAuthenticator(deps),
@@ -87,6 +94,8 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
   // to a known caller (403 included) is counted and carries the RateLimit headers.
   registerRateLimit(app, config, deps.rateLimits, deps.log, deps.metrics);
   registerScopeCheck(app);
+  // With the sandbox on (decision 0150): armed faults answer before any route's work.
+  registerFaultInjection(app, deps);
   await registerOpenApi(app, config.scopePrefix);
 
   registerHealthRoutes(app, deps);
@@ -95,14 +104,20 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
   registerOAuthRoutes(app, deps);
   registerMarketRoutes(app, deps);
   registerTradingRoutes(app, deps);
+  registerOrderRoutes(app, deps);
+  registerCostsRoutes(app, deps);
+  registerEligibilityRoutes(app, deps);
   registerWatchlistRoutes(app, deps);
   registerSocialRoutes(app, deps);
+  registerPeopleRoutes(app, deps);
   registerAvatarRoutes(app, deps);
   registerClubRoutes(app, deps);
   registerPriceAlertRoutes(app, deps);
   registerAgentPortfolioRoutes(app, deps);
   registerCopyRoutes(app, deps);
   await registerMediaRoutes(app, deps);
+  registerSandboxRoutes(app, deps);
+  registerDashboardRoutes(app, deps);
   // The real-time channel at /ws: the same credentials, checked by the same authenticators.
   registerWebSocketUpgrade(app, config, createRealtimeServer(deps, authenticators));
 

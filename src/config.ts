@@ -7,9 +7,11 @@ import { type AuditSettings, parseAuditSettings } from "./config/audit.js";
 import { type ClubProgramme, parseClubProgramme } from "./config/clubs.js";
 import { type CopyTradingSettings, parseCopyTradingSettings } from "./config/copy-trading.js";
 import { type DemoSettings, type MarketSettings, parseDemoSettings, parseMarketSettings } from "./config/market.js";
+import { type MarketHoursSettings, parseMarketHoursSettings } from "./config/market-hours.js";
 import { type MediaSettings, parseMediaSettings } from "./config/media.js";
 import { type MetricsSettings, parseMetricsSettings } from "./config/metrics.js";
 import { type OAuthSettings, parseOAuthSettings } from "./config/oauth.js";
+import { type PeopleSettings, parsePeopleSettings } from "./config/people.js";
 import { type PriceAlertSettings, parsePriceAlertSettings } from "./config/price-alerts.js";
 import {
   parseRateLimitSettings,
@@ -18,6 +20,7 @@ import {
   type TrustProxy,
 } from "./config/rate-limits.js";
 import { parseRealtimeSettings, type RealtimeSettings } from "./config/realtime.js";
+import { parseSandboxSettings, type SandboxSettings } from "./config/sandbox.js";
 import { parseSecretsSettings, type SecretsSettings } from "./config/secrets.js";
 import { type LogLevel, parseListenSettings, parseServerSettings, type SeedMode } from "./config/server.js";
 import type { Env, Pick } from "./config/shared.js";
@@ -73,6 +76,8 @@ export interface Config {
   seed: SeedMode;
   /** The simulated price feed: MARKET_SEED, MARKET_TICK_MS, MARKET_VOLATILITY, MARKET_SPREAD_BPS. */
   market: MarketSettings;
+  /** MARKET_HOURS: exchange sessions or always open (decision 0128). */
+  marketHours: MarketHoursSettings;
   /** Demo accounts: DEMO_BALANCE (USD) is what a new demo account starts with. */
   demo: DemoSettings;
   /** WATCHLIST_MAX_WATCHLISTS / WATCHLIST_MAX_ITEMS; reported in every watchlists `meta`. */
@@ -93,6 +98,7 @@ export interface Config {
   priceAlerts: PriceAlertSettings;
   /** Copy trading: COPY_AGENT_BALANCE, COPY_MIN_INVESTMENT, COPY_MAX_INVESTMENT, COPY_MAX_USER_TOKENS, COPY_MAX_COPIES_PER_USER. */
   copyTrading: CopyTradingSettings;
+  people: PeopleSettings;
   /** The sign-in throttle per account: SIGNIN_FREE_FAILURES, SIGNIN_WINDOW_MINUTES, SIGNIN_MAX_DELAY_SECONDS, SIGNIN_DEVICE_DAYS. */
   signIn: SignInSettings;
   /** NODE_ENV=production: settings that have a convenient default elsewhere must be given (0105). */
@@ -105,6 +111,8 @@ export interface Config {
   realtime: RealtimeSettings;
   /** Uploaded media: MEDIA_DIR. */
   media: MediaSettings;
+  /** The sandbox control API at /sandbox/v1 (SANDBOX; off by default in production). */
+  sandbox: SandboxSettings;
 }
 
 /** Values given on the command line; they win over the environment. */
@@ -152,15 +160,19 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
   const clubs = parseClubProgramme(pick, problems);
   const priceAlerts = parsePriceAlertSettings(pick, problems);
   const copyTrading = parseCopyTradingSettings(pick, problems);
+  const people = parsePeopleSettings(pick, problems);
   const signIn = parseSignInSettings(pick, problems);
   const { production, ...secrets } = parseSecretsSettings(pick, problems);
+  const marketHours = parseMarketHoursSettings(pick, production, problems);
   const metrics = parseMetricsSettings(pick, problems);
   const realtime = parseRealtimeSettings(pick, problems);
   const media = parseMediaSettings(pick, problems);
+  const sandbox = parseSandboxSettings(pick, production, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     market,
+    marketHours,
     demo,
     watchlistLimits,
     oauth,
@@ -171,12 +183,14 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defa
     clubs,
     priceAlerts,
     copyTrading,
+    people,
     signIn,
     production,
     secrets,
     metrics,
     realtime,
     media,
+    sandbox,
     port: listen.port,
     host: listen.host,
     database: storage.database,

@@ -2,6 +2,7 @@ import { Command, Option } from "commander";
 import { addAuditCommands } from "./cli/audit.js";
 import { addOAuthCommands, checkPassword, passwordFrom } from "./cli/oauth.js";
 import { makeOutput, type Output } from "./cli/output.js";
+import { addSandboxCommands } from "./cli/sandbox.js";
 import { serve } from "./cli/serve.js";
 import { type Config, ConfigError, type ConfigFlags, loadConfig, redactUrl } from "./config.js";
 import { systemActor } from "./core/actor.js";
@@ -36,19 +37,23 @@ const program = new Command("social-trading-api")
       "  server    PORT, HOST, LOG_LEVEL, BODY_LIMIT, CORS_ORIGINS, SEED, SCOPE_PREFIX, AUTH_CACHE_TTL_MS\n" +
       "  storage   DATABASE_URL, DATABASE_QUERY_TIMEOUT_MS, SQLITE_SYNCHRONOUS, REDIS_URL, REDIS_NAMESPACE\n" +
       "  secrets   NODE_ENV, SECRETS_KEY, SECRETS_KEY_FILE, SECRETS_KEY_PREVIOUS, SECRETS_KEY_PREVIOUS_FILE\n" +
-      "  limits    RATE_LIMITS_ENABLED, RATE_LIMIT_<POOL>, TRUST_PROXY\n" +
+      "  limits    RATE_LIMITS_ENABLED, RATE_LIMIT_PROFILE, RATE_LIMIT_<POOL>, TRUST_PROXY\n" +
       "  oauth     PUBLIC_URL, OAUTH_AUDIENCE, ACCESS_TOKEN_TTL, REFRESH_TOKEN_TTL, OAUTH_JWKS_URL, OAUTH_EXTERNAL_ISSUER\n" +
       "  sign-in   SIGNIN_FREE_FAILURES, SIGNIN_WINDOW_MINUTES, SIGNIN_MAX_DELAY_SECONDS, SIGNIN_DEVICE_DAYS\n" +
       "  trading   DEMO_BALANCE, IDEMPOTENCY_TTL_HOURS, PRICE_ALERTS_MAX_PER_USER, MARKET_SEED, MARKET_TICK_MS,\n" +
-      "            MARKET_VOLATILITY, MARKET_SPREAD_BPS, MARKET_LEASE_KEY\n" +
+      "            MARKET_VOLATILITY, MARKET_SPREAD_BPS, MARKET_LEASE_KEY, MARKET_HOURS\n" +
       "  copy      COPY_AGENT_BALANCE, COPY_MIN_INVESTMENT, COPY_MAX_INVESTMENT, COPY_MAX_USER_TOKENS,\n" +
       "            COPY_MAX_COPIES_PER_USER\n" +
       "  lists     WATCHLIST_MAX_WATCHLISTS, WATCHLIST_MAX_ITEMS\n" +
-      "  social    READ_CACHE_MB, READ_CACHE_MAX_AGE_MS, CLUBS_FILE, MEDIA_DIR\n" +
+      "  people    PEOPLE_SNAPSHOT_EVERY_MS, PEOPLE_SEED_HISTORY_DAYS\n" +
+      "  social    READ_CACHE_MB, READ_CACHE_MAX_AGE_MS, CLUBS_FILE, MEDIA_DIR, MEDIA_S3_BUCKET,\n" +
+      "            MEDIA_S3_ENDPOINT, MEDIA_S3_REGION, MEDIA_S3_ACCESS_KEY_ID, MEDIA_S3_SECRET_ACCESS_KEY, MEDIA_S3_PREFIX\n" +
       "  realtime  REALTIME_PORT, REALTIME_MAX_CONNECTIONS_PER_USER, REALTIME_RATE_LIMIT, REALTIME_KEEPALIVE_MS,\n" +
-      "            REALTIME_BUFFER_BYTES, REALTIME_MAX_QUEUED_EVENTS\n" +
+      "            REALTIME_BUFFER_BYTES, REALTIME_MAX_QUEUED_EVENTS, REALTIME_AUTH_TIMEOUT_SECONDS,\n" +
+      "            REALTIME_MAX_UNAUTHENTICATED\n" +
       "  security  AUDIT_RETENTION_DAYS\n" +
-      "  metrics   METRICS, METRICS_TOKEN",
+      "  metrics   METRICS, METRICS_TOKEN\n" +
+      "  sandbox   SANDBOX (on; off when NODE_ENV=production), SANDBOX_URL, SANDBOX_API_KEY, SANDBOX_USER_KEY",
   );
 
 const globals = (cmd: Command) => cmd.optsWithGlobals<GlobalOptions & ConfigFlags>();
@@ -136,6 +141,7 @@ users
   );
 addOAuthCommands(program, users, withStore);
 addAuditCommands(program, withStore);
+addSandboxCommands(program, withStore);
 
 const keys = program.command("keys").description("manage x-api-key / x-user-key pairs");
 keys

@@ -13,6 +13,7 @@ import { migrateToLatest } from "./infra/db/migrate.js";
 import { LocalLease } from "./infra/lease/lease.js";
 import { RedisLease } from "./infra/lease/redis.js";
 import { DiskMediaStore } from "./infra/media/media-store.js";
+import { S3MediaStore } from "./infra/media/s3-media-store.js";
 import { Metrics } from "./infra/metrics.js";
 import { MemoryPresence } from "./infra/presence/presence.js";
 import { RedisPresence } from "./infra/presence/redis.js";
@@ -22,6 +23,7 @@ import { createSecretBox } from "./infra/secrets/secret-box.js";
 import type { Deps } from "./modules/context.js";
 import { registerMirrorEngine } from "./modules/copy-trading/mirrors/mirror-engine.js";
 import { MarketEngine } from "./modules/market/engine.js";
+import { marketHours as makeMarketHours } from "./modules/market/hours/market-hours.js";
 import { registerPriceStream } from "./modules/market/price-stream.js";
 import { registerNotificationSubscribers } from "./modules/notifications/notifications.subscribers.js";
 import { createExternalKeys } from "./modules/oauth/access-tokens.js";
@@ -29,6 +31,9 @@ import { KeyStore, registerSigningKeySubscribers } from "./modules/oauth/signing
 import { createAlertWatch, registerAlertWatch } from "./modules/price-alerts/alert-watch.js";
 import { RealtimeHub, registerPositionUpdates, registerRealtimeFeeds } from "./modules/realtime/hub.js";
 import { PositionUpdates } from "./modules/realtime/position-updates.js";
+import { createSandboxState, sandboxClockOver } from "./modules/sandbox/sandbox-state.js";
+import { createEntryOrderWatch, registerEntryOrderWatch } from "./modules/trading/entry-orders/entry-watch.js";
+import { registerExitChanges } from "./modules/trading/positions/change-exits.js";
 import { createTriggerWatch, registerTradingMetrics, registerTradingTriggers } from "./modules/trading/triggers.js";
 import { registerWatchlistSubscribers } from "./modules/watchlists/watchlists.subscribers.js";
 
@@ -51,7 +56,8 @@ export function createLogger(config: Config): Logger {
  */
 export async function createDeps(config: Config, options: RuntimeOptions = {}): Promise<Deps> {
   const log = options.log ?? createLogger(config);
-  const clock = options.clock ?? systemClock;
+  // With the sandbox on, an adjustable clock over the given one (decision 0148).
+  const clock = sandboxClockOver(config.sandbox.enabled, options.clock ?? systemClock);
   const opened: { close(): Promise<void> }[] = [];
   // Made first: the Redis clients count their errors in it.
   const metrics = new Metrics(config.metrics.enabled);
@@ -89,7 +95,9 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
       : new MemoryPresence();
     opened.push(presence);
     const tickLag = metrics.marketTickLag;
+    const marketHours = makeMarketHours(config.marketHours.mode);
     const market = new MarketEngine(config.market, clock, {
+      isOpen: (instrument, at) => instrument.exchangeId === undefined || marketHours.isOpen(instrument.exchangeId, at),
       onError: (error) => log.error({ err: error }, "market tick failed"),
       leadership,
       onTickLag: (lateMs) => tickLag.observe(lateMs / 1000),
@@ -106,10 +114,12 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
       config,
       log,
       market,
+      marketHours,
       rateLimits,
       secrets,
       metrics,
       triggers: createTriggerWatch(),
+      entryOrders: createEntryOrderWatch(),
       alerts: createAlertWatch(),
       instrumentCache: new Map(),
       signingKeys: new KeyStore(db, clock, secrets),
@@ -117,7 +127,8 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
       trending: {},
       realtime: new RealtimeHub(presence),
       positionUpdates: new PositionUpdates(),
-      media: new DiskMediaStore(config.media.dir),
+      media: config.media.s3 ? new S3MediaStore(config.media.s3) : new DiskMediaStore(config.media.dir),
+      sandbox: createSandboxState(clock, market, config.market),
     };
     registerPriceStream(deps);
     // Before the triggers: a tick's rates reach the sockets before the closes it causes.
@@ -125,6 +136,8 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
     registerSigningKeySubscribers(deps);
     registerNotificationSubscribers(deps);
     registerTradingTriggers(deps);
+    registerEntryOrderWatch(deps);
+    registerExitChanges(deps);
     registerAlertWatch(deps);
     registerTradingMetrics(deps);
     registerMirrorEngine(deps);

@@ -8,11 +8,15 @@ import { startRetention } from "../modules/maintenance/retention.js";
 import { startMarket } from "../modules/market/quotes.js";
 import { issuerFor, recordIssuer } from "../modules/oauth/issuer.js";
 import { prepareSigningKeys } from "../modules/oauth/signing-keys.js";
+import { startSnapshots } from "../modules/people/history/take-snapshots.js";
 import { loadAlerts } from "../modules/price-alerts/alert-watch.js";
+import { START_SNAPSHOT, saveSnapshot } from "../modules/sandbox/world.js";
+import { loadEntryOrders } from "../modules/trading/entry-orders/entry-watch.js";
 import { loadTriggers, persistTrailingStops } from "../modules/trading/triggers.js";
 import { closeDeps, createDeps } from "../runtime.js";
 import { DEMO_PASSWORD, DEMO_USERNAME, ensureDocsClient, issueDemoCredentials, seedDemoWorld } from "../seed/seed.js";
 import type { Output } from "./output.js";
+import { issueOperatorKey, type OperatorCredentials, operatorFile } from "./sandbox.js";
 
 /** Seeding by default only for the embedded store: a shared PostgreSQL is seeded on purpose. */
 export const shouldSeed = (config: Config) =>
@@ -37,19 +41,25 @@ export async function serve(config: Config, out: Output): Promise<void> {
   const seeding = shouldSeed(config);
   let docsClientId: string | undefined;
   if (seeding) {
-    const report = await seedDemoWorld(deps, (step) => deps.log.debug({ step }, "seeding"));
+    const report = await seedDemoWorld(deps, (step) =>
+      // The replayed history takes a moment: its progress is shown.
+      step.startsWith("history") ? deps.log.info({ step }, "seeding") : deps.log.debug({ step }, "seeding"),
+    );
     if (report.created.length > 0) deps.log.info({ created: report.created }, "seeded the demo world");
     docsClientId = await ensureDocsClient(deps);
   }
   // The catalog is reference data: priced and ticking whatever the seed mode.
   await startMarket(deps);
   await loadTriggers(deps);
+  await loadEntryOrders(deps);
   await loadAlerts(deps);
   const app = await buildApp(config, deps);
   const stopRetention = startRetention(deps);
+  const stopSnapshots = startSnapshots(deps);
   const stop = async () => {
     await app.close();
     await stopRetention();
+    await stopSnapshots();
     // A restart resumes trailing stops from where they stand now.
     await persistTrailingStops(deps).catch((error) => deps.log.warn({ err: error }, "could not save trailing stops"));
     await closeDeps(deps);
@@ -71,6 +81,7 @@ export async function serve(config: Config, out: Output): Promise<void> {
   await recordIssuer(deps, issuerFor(config, port));
   // Credentials only once the server really serves: a failed start leaves none behind.
   let credentials: DemoCredentials | undefined;
+  let operator: OperatorCredentials | undefined;
   if (seeding) {
     const issued = await issueDemoCredentials(deps);
     credentials = {
@@ -81,19 +92,35 @@ export async function serve(config: Config, out: Output): Promise<void> {
       password: DEMO_PASSWORD,
       docsClientId: docsClientId as string,
     };
+    if (deps.sandbox) {
+      // The operator's key pair for the sandbox commands, then the world as it stands now, which a
+      // world reset without a snapshot name restores, these credentials included (decision 0152).
+      operator = await issueOperatorKey(deps);
+      await saveSnapshot(withActor(deps, systemActor("serve")), START_SNAPSHOT);
+    }
   }
+  const sandbox = {
+    enabled: config.sandbox.enabled,
+    operator: operator ? { id: operator.id, apiKey: operator.apiKey, userKey: operator.userKey } : null,
+    operatorFile: operator ? (operatorFile(config) ?? null) : null,
+  };
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;
   const baseUrl = `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`;
   out.result(
     {
       baseUrl,
       docsUrl: `${baseUrl}/docs`,
+      dashboardUrl: `${baseUrl}/dashboard`,
       openapiUrl: `${baseUrl}/openapi.json`,
       realtimeUrl: realtimeUrl(baseUrl, app.realtimeAddress()),
       version: API_VERSION,
+      rateLimitProfile: config.rateLimits.enabled ? config.rateLimits.profile : "off",
       demo: credentials ?? null,
+      sandbox,
     },
-    () => banner(baseUrl, credentials, realtimeUrl(baseUrl, app.realtimeAddress())),
+    () =>
+      banner(baseUrl, credentials, realtimeUrl(baseUrl, app.realtimeAddress()), rateLimitLine(config)) +
+      sandboxBanner(sandbox),
   );
 }
 
@@ -142,14 +169,44 @@ function realtimeUrl(baseUrl: string, own: ReturnType<App["realtimeAddress"]>): 
   return `ws://${url.host}/ws`;
 }
 
-function banner(baseUrl: string, c: DemoCredentials | undefined, realtime: string): string {
+/** The rate-limit profile (RATE_LIMIT_PROFILE) and its write quota, or that limits are off. */
+function rateLimitLine(config: Config): string {
+  const { enabled, profile, pools } = config.rateLimits;
+  if (!enabled) return "off (RATE_LIMITS_ENABLED=false)";
+  const writes = pools.writes;
+  return `${profile} (RATE_LIMIT_PROFILE; writes ${writes.max} per ${writes.windowSeconds} s)`;
+}
+
+function sandboxBanner(s: {
+  enabled: boolean;
+  operator: { apiKey: string; userKey: string } | null;
+  operatorFile: string | null;
+}): string {
+  if (!s.enabled) return "\nSandbox controls: off (SANDBOX=off)\n";
+  const lines = [
+    "",
+    "Sandbox controls: on at /sandbox/v1 (SANDBOX=off in production; README: deterministic test of your bot)",
+  ];
+  if (s.operator) {
+    lines.push(
+      `  operator x-api-key : ${s.operator.apiKey}`,
+      `  operator x-user-key: ${s.operator.userKey}`,
+      s.operatorFile ? `  saved in ${s.operatorFile} for \`social-trading-api sandbox …\`` : "",
+    );
+  } else lines.push("  make an operator key pair with `social-trading-api sandbox operator-key --user <user>`");
+  return `${lines.filter(Boolean).join("\n")}\n`;
+}
+
+function banner(baseUrl: string, c: DemoCredentials | undefined, realtime: string, limits: string): string {
   const lines = [
     "",
     `Social Trading API ${API_VERSION} is serving`,
     `  Base URL : ${baseUrl}`,
     `  Docs     : ${baseUrl}/docs`,
+    `  Dashboard: ${baseUrl}/dashboard${c ? ` (sign in as ${c.username} / ${c.password})` : ""}`,
     `  OpenAPI  : ${baseUrl}/openapi.json`,
     `  Real-time: ${realtime} (docs/realtime.md)`,
+    `  Limits   : ${limits}`,
   ];
   if (c) {
     lines.push(

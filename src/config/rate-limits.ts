@@ -1,4 +1,4 @@
-/** Rate limits (RATE_LIMITS_ENABLED, RATE_LIMIT_<POOL>) and TRUST_PROXY, which decides the client address they count. */
+/** Rate limits (RATE_LIMITS_ENABLED, RATE_LIMIT_PROFILE, RATE_LIMIT_<POOL>) and TRUST_PROXY, which decides the client address they count. */
 
 import { isIP } from "node:net";
 import type { Pick } from "./shared.js";
@@ -16,8 +16,14 @@ export interface RateLimitPolicy {
 export const RATE_LIMIT_POOLS = ["default", "feed", "watchlist", "market-data", "writes", "notifications"] as const;
 export type RateLimitPool = (typeof RATE_LIMIT_POOLS)[number];
 
+/** `upstream`: upstream's exact quotas (the default); `sandbox`: generous ones for local development (0151). */
+export const RATE_LIMIT_PROFILES = ["upstream", "sandbox"] as const;
+export type RateLimitProfile = (typeof RATE_LIMIT_PROFILES)[number];
+
 export interface RateLimitSettings {
   enabled: boolean;
+  /** The quotas the pools start from (RATE_LIMIT_PROFILE); RATE_LIMIT_<POOL> overrides one pool. */
+  profile: RateLimitProfile;
   pools: Record<RateLimitPool, RateLimitPolicy>;
 }
 
@@ -28,6 +34,24 @@ export const DEFAULT_RATE_LIMITS: Record<RateLimitPool, RateLimitPolicy> = {
   "market-data": { max: 120, windowSeconds: 60 },
   writes: { max: 20, windowSeconds: 60 },
   notifications: { max: 1, windowSeconds: 1 },
+};
+
+/**
+ * RATE_LIMIT_PROFILE=sandbox: a hundred times upstream's quotas, so that a test suite or a README
+ * tour run in a loop never waits for a window, while 429 and its headers still exist.
+ */
+export const SANDBOX_RATE_LIMITS: Record<RateLimitPool, RateLimitPolicy> = {
+  default: { max: 6000, windowSeconds: 60 },
+  feed: { max: 6000, windowSeconds: 60 },
+  watchlist: { max: 6000, windowSeconds: 60 },
+  "market-data": { max: 12_000, windowSeconds: 60 },
+  writes: { max: 2000, windowSeconds: 60 },
+  notifications: { max: 100, windowSeconds: 1 },
+};
+
+export const RATE_LIMIT_PROFILE_POOLS: Record<RateLimitProfile, Record<RateLimitPool, RateLimitPolicy>> = {
+  upstream: DEFAULT_RATE_LIMITS,
+  sandbox: SANDBOX_RATE_LIMITS,
 };
 
 /** false, true (trust every hop), a hop count, or a list of proxy addresses / CIDR ranges. */
@@ -67,7 +91,10 @@ export function parseRateLimitSettings(pick: Pick, problems: string[]): RateLimi
   if (rateLimitsOn !== "true" && rateLimitsOn !== "false") {
     problems.push(`RATE_LIMITS_ENABLED must be true or false (got "${rateLimitsOn}")`);
   }
-  const pools = { ...DEFAULT_RATE_LIMITS };
+  const profileText = (pick(undefined, "RATE_LIMIT_PROFILE") ?? "upstream").toLowerCase();
+  const profile = RATE_LIMIT_PROFILES.find((p) => p === profileText);
+  if (!profile) problems.push(`RATE_LIMIT_PROFILE must be upstream or sandbox (got "${profileText}")`);
+  const pools = { ...RATE_LIMIT_PROFILE_POOLS[profile ?? "upstream"] };
   for (const pool of RATE_LIMIT_POOLS) {
     const text = pick(undefined, rateLimitEnv(pool));
     if (text === undefined) continue;
@@ -79,7 +106,7 @@ export function parseRateLimitSettings(pick: Pick, problems: string[]): RateLimi
       );
     }
   }
-  return { enabled: rateLimitsOn === "true", pools };
+  return { enabled: rateLimitsOn === "true", profile: profile ?? "upstream", pools };
 }
 
 export function parseTrustProxySetting(pick: Pick, problems: string[]): TrustProxy {

@@ -16,6 +16,10 @@ export interface RealtimeSettings {
   bufferBytes: number;
   /** Private and notification events waiting for a slow client before its socket is closed. */
   maxQueuedEvents: number;
+  /** Seconds a socket may stay unauthenticated before it is closed (1008); 0 = no deadline. */
+  authTimeoutSeconds: number;
+  /** Unauthenticated sockets this instance holds at once; the next upgrade is refused with 503. */
+  maxUnauthenticated: number;
 }
 
 const whole = (
@@ -55,5 +59,7 @@ export function parseRealtimeSettings(pick: Pick, problems: string[]): RealtimeS
     keepaliveMs: whole(pick, "REALTIME_KEEPALIVE_MS", 20_000, 0, 3_600_000, "milliseconds", problems),
     bufferBytes: whole(pick, "REALTIME_BUFFER_BYTES", 1_048_576, 1024, 1_073_741_824, "bytes", problems),
     maxQueuedEvents: whole(pick, "REALTIME_MAX_QUEUED_EVENTS", 1000, 1, 1_000_000, "events", problems),
+    authTimeoutSeconds: whole(pick, "REALTIME_AUTH_TIMEOUT_SECONDS", 30, 0, 86_400, "seconds", problems),
+    maxUnauthenticated: whole(pick, "REALTIME_MAX_UNAUTHENTICATED", 1000, 1, 1_000_000, "sockets", problems),
   };
 }

@@ -217,7 +217,65 @@ export interface ExecutedOrder {
   };
 }
 
-export type TradingEvent = PositionOpened | PositionClosed | OrderExecuted;
+/** An entry (market-if-touched) order rests in the book: every instance's entry index watches it. */
+export interface EntryOrderPlaced {
+  readonly type: "EntryOrderPlaced";
+  readonly userId: string;
+  readonly orderId: number;
+  readonly instrumentId: number;
+  readonly isBuy: boolean;
+  readonly triggerRate: number;
+  readonly occurredAt: string;
+}
+
+/**
+ * An entry order left the book: it executed (its position opened; OrderExecuted tells the order
+ * the open sent), was cancelled, expired or was rejected when it fired. Every instance stops
+ * watching it; its owner is notified unless they cancelled it themselves.
+ */
+export interface EntryOrderEnded {
+  readonly type: "EntryOrderEnded";
+  readonly userId: string;
+  readonly orderId: number;
+  readonly instrumentId: number;
+  readonly symbol: string;
+  readonly isBuy: boolean;
+  readonly triggerRate: number;
+  readonly outcome: "executed" | "cancelled" | "expired" | "rejected";
+  /** The position it opened (executed only). */
+  readonly positionId: number | null;
+  /** The execution rate (executed only). */
+  readonly rate: number | null;
+  /** Why it was rejected (rejected only). */
+  readonly reason: string | null;
+  readonly occurredAt: string;
+}
+
+/** An open position's stop-loss, take-profit or trailing flag was changed: every trigger index follows. */
+export interface PositionExitsChanged {
+  readonly type: "PositionExitsChanged";
+  readonly userId: string;
+  /** The account the position belongs to (upstream's CID). */
+  readonly cid: number;
+  readonly positionId: number;
+  readonly instrumentId: number;
+  readonly isBuy: boolean;
+  /** 0 = none. */
+  readonly stopLossRate: number;
+  /** 0 = none. */
+  readonly takeProfitRate: number;
+  readonly isTslEnabled: boolean;
+  readonly tslGap: number;
+  readonly occurredAt: string;
+}
+
+export type TradingEvent =
+  | PositionOpened
+  | PositionClosed
+  | OrderExecuted
+  | EntryOrderPlaced
+  | EntryOrderEnded
+  | PositionExitsChanged;
 
 /** One instrument's price in a `PricesTicked` broadcast (the market engine's quote). */
 export interface TickedQuote {

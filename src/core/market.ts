@@ -23,6 +23,8 @@ export interface PricedInstrument {
   precision: number;
   /** Multiplies the configured volatility (crypto moves more than currencies). */
   volatilityFactor: number;
+  /** The catalog exchange id, whose sessions decide when the price may move (market hours). */
+  exchangeId?: number;
 }
 
 /**
@@ -30,8 +32,30 @@ export interface PricedInstrument {
  * external feed implements the same interface.
  */
 export interface PriceSource {
-  /** The next mid price, or undefined to leave the instrument where it is on this tick. */
-  next(instrument: PricedInstrument, previousMid: number, step: number): number | undefined;
+  /**
+   * The next mid price (bid and ask follow from the spread), an exact two-sided price, or
+   * undefined to leave the instrument where it is on this tick.
+   */
+  next(
+    instrument: PricedInstrument,
+    previousMid: number,
+    step: number,
+    options?: TickOptions,
+  ): number | TwoSidedPrice | undefined;
+}
+
+/** How one tick runs: every timed tick uses none; the sandbox's ticks say they are manual. */
+export interface TickOptions {
+  /** Only these instruments may move on this tick (the others hold). */
+  only?: ReadonlySet<number>;
+  /** Asked for by the operator (a step, a set price), not the timer: plays even paused scripts. */
+  manual?: boolean;
+}
+
+/** A price given by both sides (the sandbox's "set the bid and ask"): used as is, rounded to the precision. */
+export interface TwoSidedPrice {
+  bid: number;
+  ask: number;
 }
 
 /** The candle intervals of the market-data operations, by their length in milliseconds. */
@@ -66,6 +90,11 @@ export interface TickInfo {
    * here: follow them, but leave acting on them (closing triggered positions) to the leader.
    */
   applied: boolean;
+  /**
+   * Instruments whose market opened again since their last price: this tick's price is the first
+   * after a close, and triggers it crosses fill at it (a gap), not at their level.
+   */
+  reopened?: ReadonlySet<number>;
 }
 
 export type TickListener = (quotes: readonly Quote[], tick: TickInfo) => Promise<void> | void;
@@ -80,13 +109,15 @@ export interface Market {
   /** Adds instruments not priced yet, at their seed price. */
   register(instruments: readonly PricedInstrument[]): void;
   has(instrumentId: number): boolean;
+  /** Every priced instrument back at its seed price with fresh candles; the step goes on. */
+  restartPrices(): void;
   quote(instrumentId: number): Quote | undefined;
   /** Up to `count` most recent candles, oldest first (`asc`) or newest first (`desc`). */
   candles(instrumentId: number, interval: CandleInterval, count: number, direction: "asc" | "desc"): Candle[];
   /** Runs `listener` after every tick, ticked or applied; returns its removal. */
   onTick(listener: TickListener): () => void;
   /** One tick of the feed; resolves when every listener has run. Ticks never overlap. */
-  tick(): Promise<Quote[]>;
+  tick(options?: TickOptions): Promise<Quote[]>;
   /** Takes over a tick of the leading instance; false when it is not newer than the step reached. */
   apply(step: number, quotes: readonly Quote[]): Promise<boolean>;
   /** Replaces the price source (a recorded series, an external feed); prices continue from where they are. */

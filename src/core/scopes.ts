@@ -38,22 +38,41 @@ export const SCOPES = {
   "trade.real:read": "See your real-money positions, orders and history",
   "trade.real:write": "Open and close real-money positions for you",
   "user-info:read": "See your profile: name, username and account numbers",
+  "user-info:write": "Choose whether your profile and portfolio are public and whether others may copy you",
   "watchlist:read": "See your watchlists",
   "watchlist:write": "Create, change and delete your watchlists",
 } as const satisfies Record<string, string>;
 
-export type Scope = keyof typeof SCOPES;
+/** A scope an application or a key pair may be granted (the consent page, `keys create`). */
+export type GrantableScope = keyof typeof SCOPES;
 
-export const KNOWN_SCOPES: readonly Scope[] = Object.keys(SCOPES) as Scope[];
+/**
+ * The operator's scope (docs/decisions/0149): it admits to the sandbox control API. It is not in
+ * SCOPES, so no OAuth application can ask for it and `keys create --scopes` refuses it; only
+ * `sandbox operator-key` (the operator at the CLI) issues a key pair that holds it.
+ */
+export const OPERATOR_SCOPE = "sandbox:operate";
+export const OPERATOR_SCOPE_WORDS =
+  "Drive the sandbox: prices, the clock, demo balances, the world and injected faults";
+export type OperatorScope = typeof OPERATOR_SCOPE;
+
+/** Every scope an operation may accept: the grantable ones and the operator's. */
+export type Scope = GrantableScope | OperatorScope;
+
+export const KNOWN_SCOPES: readonly GrantableScope[] = Object.keys(SCOPES) as GrantableScope[];
 
 const known: ReadonlySet<string> = new Set(KNOWN_SCOPES);
 
-export function isKnownScope(value: string): value is Scope {
+/** Whether `value` may be granted to an application or a key pair (never the operator's scope). */
+export function isKnownScope(value: string): value is GrantableScope {
   return known.has(value);
 }
 
+/** Whether an operation may name `value` among the scopes it accepts. */
+export const isAcceptableScope = (value: string): value is Scope => value === OPERATOR_SCOPE || known.has(value);
+
 /** `service-public:feed:read` or `feed:read` → `feed:read`; anything else → null. */
-export function normalizeScope(input: string, prefix: string): Scope | null {
+export function normalizeScope(input: string, prefix: string): GrantableScope | null {
   const trimmed = input.trim();
   const bare = trimmed.startsWith(`${prefix}:`) ? trimmed.slice(prefix.length + 1) : trimmed;
   return isKnownScope(bare) ? bare : null;
@@ -107,6 +126,6 @@ export function acceptedScopesProblem(accepted: unknown): string | null {
   if (accepted.length === 0) {
     return "an empty list of scopes admits nobody: name the accepted scopes, or use ANY_AUTHENTICATED";
   }
-  const unknown = accepted.filter((s) => typeof s !== "string" || !isKnownScope(s));
+  const unknown = accepted.filter((s) => typeof s !== "string" || !isAcceptableScope(s));
   return unknown.length > 0 ? `unknown scopes: ${unknown.join(", ")}` : null;
 }

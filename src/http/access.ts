@@ -1,5 +1,5 @@
 import { type TSchema, Type } from "typebox";
-import { type AcceptedScopes, namedScopes, withPrefix } from "../core/scopes.js";
+import { type AcceptedScopes, isKnownScope, namedScopes, withPrefix } from "../core/scopes.js";
 import { errorResponse, withRateLimitHeaders, withServiceEnvelope } from "./schemas.js";
 import type { WireFields } from "./wire-fields.js";
 
@@ -41,8 +41,12 @@ declare module "fastify" {
 
 /** Alternatives, any one of which grants access: one requirement per accepted scope. */
 export function securityFor(access: Access, prefix: string): Record<string, string[]>[] {
-  const scopes = namedScopes(access.scopes).map((s) => withPrefix(s, prefix));
-  const oauth = scopes.length === 0 ? [{ oauth2: [] }] : scopes.map((s) => ({ oauth2: [s] }));
+  const named = namedScopes(access.scopes);
+  const scopes = named.map((s) => withPrefix(s, prefix));
+  // No application can be granted the operator's scope: only a key pair reaches such a route.
+  const grantable = named.filter(isKnownScope).map((s) => withPrefix(s, prefix));
+  const oauth =
+    scopes.length === 0 ? [{ oauth2: [] }] : grantable.length === 0 ? [] : grantable.map((s) => ({ oauth2: [s] }));
   const pair = scopes.length === 0 ? [{ apiKey: [], userKey: [] }] : scopes.map((s) => ({ apiKey: [s], userKey: [s] }));
   return [...oauth, ...pair, ...(access.auth === "optional" ? [{}] : [])];
 }

@@ -45,10 +45,11 @@ const serviceCode = (code: ErrorCode) =>
   code === "ValidationFailed" ? "VALIDATION_ERROR" : code.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase();
 
 /** The service envelope of an error (decision 0121): what upstream's price-alerts clients read. */
-export function serviceError(mapped: Mapped) {
+export function serviceError(mapped: Mapped, at: Date) {
   const first = mapped.details?.[0];
   return {
     success: false,
+    timestamp: at.toISOString(),
     error: {
       code: serviceCode(mapped.code),
       message: mapped.message,
@@ -140,6 +141,8 @@ export function registerErrorHandling(
   storeFailureOf?: StoreFailureOf,
   /** Runs after each answer of the not-found handler (the metrics' recorder of unmatched requests). */
   notFoundOnResponse?: onResponseHookHandler,
+  /** The clock of the service envelope's `timestamp` (deps.clock). */
+  now: () => Date = () => new Date(),
 ): void {
   app.setErrorHandler((error, request, reply) => {
     const route = error instanceof AppError && error.problems ? request.routeOptions : undefined;
@@ -155,13 +158,16 @@ export function registerErrorHandling(
       request.log.warn({ err: error, errorCode: mapped.code }, "request failed: the database is unavailable or full");
     } else if (status >= 500) request.log.error({ err: error }, "request failed");
     else request.log.info({ errorCode: mapped.code }, mapped.message);
-    if (mapped.code === "ServiceUnavailable") void reply.header("retry-after", String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+    // A Retry-After set before (the sandbox's injected 503, decision 0150) is kept.
+    if (mapped.code === "ServiceUnavailable" && !reply.hasHeader("retry-after")) {
+      void reply.header("retry-after", String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+    }
     void reply.status(status).send({
       errorCode: mapped.code,
       errorMessage: mapped.message,
       requestId: request.id,
       ...(mapped.details ? { details: mapped.details } : {}),
-      ...(request.routeOptions.config?.access?.serviceErrors ? serviceError(mapped) : {}),
+      ...(request.routeOptions.config?.access?.serviceErrors ? serviceError(mapped, now()) : {}),
     });
   });
   // A path the app has, asked with a method it has not, is a 405 naming the methods it has.

@@ -50,6 +50,7 @@ export function errorResponse(
 /** Upstream's price-alerts service envelope, carried beside the one error body (decision 0121). */
 const SERVICE_ERROR = {
   success: Type.Boolean({ description: "false" }),
+  timestamp: Type.String({ format: "date-time", description: "When the error was answered" }),
   error: Type.Object({
     code: Type.String({ description: "VALIDATION_ERROR, NOT_FOUND, BAD_REQUEST, …" }),
     message: Type.String(),

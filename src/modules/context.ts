@@ -22,7 +22,8 @@ import type { RateLimitStore } from "../infra/ratelimit/index.js";
  * (trading/triggers.ts), `instrumentCache` (market/find-instruments.ts), `signingKeys`
  * (oauth/signing-keys.ts), `externalKeys` (oauth/access-tokens.ts), `trending`
  * (social/feeds/read-feed.ts), `realtime` and `positionUpdates` (realtime/hub.ts), `alerts`
- * (price-alerts/alert-watch.ts). `createDeps` makes every member: the type checker holds it to that.
+ * (price-alerts/alert-watch.ts), `sandbox` (sandbox/sandbox-state.ts). `createDeps` makes every
+ * member: the type checker holds it to that.
  * `metrics` (infra/metrics.ts) is the Prometheus registry of these deps: a module registers its
  * gauges there (docs/architecture.md, "Adding a metric").
  */

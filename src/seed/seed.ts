@@ -7,6 +7,7 @@ import { setPassword } from "../modules/identity/set-password.js";
 import { ensureInstrumentCatalog } from "../modules/market/seed-catalog.js";
 import { notify } from "../modules/notifications/notify.js";
 import { createClient, listClients } from "../modules/oauth/clients.js";
+import { seedTradingHistory } from "../modules/people/history/seed-history.js";
 import { seedSocial } from "../modules/social/seed-social.js";
 import { seedWatchlists } from "../modules/watchlists/seed-watchlists.js";
 
@@ -94,6 +95,8 @@ export async function seedDemoWorld(deps: Deps, onProgress: (step: string) => vo
     onProgress("posts, comments, likes and follows");
     created.push(`${posts} posts`);
   }
+  const traders = await seedTradingHistory(deps, onProgress);
+  if (traders > 0) created.push(`${deps.config.people.seedHistoryDays} days of history for ${traders} traders`);
   return { created, demoUser };
 }
 

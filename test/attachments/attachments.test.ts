@@ -2,7 +2,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { transact } from "../../src/modules/context.js";
 import { runRetention } from "../../src/modules/maintenance/retention.js";
+import { checkMediaReferences, markMediaReferenced } from "../../src/modules/media/media-references.js";
 import { engines, type Harness, rid, startHarness, type TestUser } from "../support/harness.js";
 import { GPS_TEXT, jpeg, multipart, PNG_SIGNATURE, png } from "./images.js";
 
@@ -328,5 +330,25 @@ describe.each(engines())("media uploads on %s", (engine) => {
     // A post can no longer name the deleted upload.
     const late = await call(alice, "POST", "/api/v1/posts", { message: "late", attachments: [dropped] });
     expect(late.statusCode).toBe(422);
+  });
+
+  it("a post that names an upload the retention job deletes meanwhile fails whole (the race after the check)", async () => {
+    const a = (await upload(alice, png({ width: 2, height: 2 }))).json();
+    const id = path(a.url).split("/").pop()!.split(".")[0]!;
+    // The post's check saw the upload; then the purge deletes it before the post's transaction.
+    const seen = await checkMediaReferences(
+      h.deps,
+      { add: () => expect.fail("the upload exists") },
+      "attachments",
+      [a],
+      alice.user.id,
+    );
+    expect(seen).toEqual([id]);
+    now += 25 * 3600_000;
+    await runRetention(h.deps);
+    const write = transact(h.deps, async (trx) => {
+      await markMediaReferenced(trx, seen, new Date(now).toISOString());
+    });
+    await expect(write).rejects.toMatchObject({ code: "ValidationFailed" });
   });
 });

@@ -210,7 +210,13 @@ describe("serve and the CLI on one store", { timeout: 120_000 }, () => {
 
   it("a start that cannot listen says why in one line and issues no key pair", async () => {
     const before = await demoPairs();
-    expect(before.filter((k) => k.revokedAt === null)).toHaveLength(1);
+    // The start's pair and, with the sandbox on, the operator's (decision 0149): one of each.
+    expect(
+      before
+        .filter((k) => k.revokedAt === null)
+        .map((k) => k.appName)
+        .sort(),
+    ).toEqual(["npm start", "sandbox operator"]);
     const port = new URL((await first.banner).baseUrl).port;
     const second = await cli(["serve", "--port", port, "--database", db]);
     expect(second.code).toBe(1);

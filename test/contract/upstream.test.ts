@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { takeSnapshots } from "../../src/modules/people/history/take-snapshots.js";
 import { jpeg, multipart, png } from "../attachments/images.js";
 import { engines, type Harness, startHarness } from "../support/harness.js";
 import { LENIENCIES, loadUpstream, operationKey, operationsOf } from "./upstream.js";
@@ -88,11 +89,52 @@ const FAILING = (op: string, url: (w: World) => string, body?: unknown): Case =>
 });
 
 const ALERTS = "/api/v1/price-alerts";
+const PEOPLE = "/api/v1/user-info/people";
+const PORTFOLIOS = "/api/v2/portfolios";
+/** `me` with an open position and today's snapshot taken (once per world): a trader with history. */
+const historyOf = new WeakMap<World, Promise<void>>();
+async function withHistory(w: World) {
+  if (!historyOf.has(w)) {
+    historyOf.set(
+      w,
+      (async () => {
+        await w.openPosition();
+        await takeSnapshots(w.h.deps);
+      })(),
+    );
+  }
+  await historyOf.get(w);
+  return w.me;
+}
 const UNKNOWN_ALERT = `${ALERTS}/00000000-0000-4000-8000-000000000000`;
 /** A new alert of `me`, far above the bid: its URL. */
 async function newAlert(w: World): Promise<string> {
   const res = await w.inject({ method: "POST", url: ALERTS, as: w.me, body: { symbol: "AAPL", targetPrice: 100000 } });
   return `${ALERTS}/${(res.json() as { data: { alertId: string } }).data.alertId}`;
+}
+
+const V2_ORDERS = "/api/v2/trading/execution/demo/orders";
+const LOOKUP = "/api/v2/trading/info/demo/orders:lookup";
+/** The current ask of an instrument. */
+async function askOf(w: World, instrumentId: number): Promise<number> {
+  const rate = await w.ok<{ rates: { ask: number }[] }>({
+    method: "GET",
+    url: `/api/v1/market-data/instruments/rates?instrumentIds=${instrumentId}`,
+    as: w.me,
+  });
+  return rate.rates[0]!.ask;
+}
+/** A new entry order of `me`, resting far below the ask: its id. */
+async function pendingEntryOrder(w: World): Promise<number> {
+  const trigger = Math.round((await askOf(w, AAPL)) * 0.5 * 100) / 100;
+  const body = { action: "open", transaction: "buy", instrumentId: AAPL, orderType: "mit", triggerRate: trigger };
+  const placed = await w.ok<{ orderId: number }>({
+    method: "POST",
+    url: V2_ORDERS,
+    as: w.me,
+    body: { ...body, leverage: 1, amount: 100 },
+  });
+  return placed.orderId;
 }
 
 const postUrl = (w: World) => `/api/v1/posts/${w.otherPost.id}`;
@@ -1129,6 +1171,133 @@ const CASES: Case[] = [
     }),
   },
 
+  {
+    op: "GET /api/v1/market-data/exchanges",
+    status: 200,
+    what: "the exchanges",
+    request: (w) => ({ method: "GET", url: "/api/v1/market-data/exchanges", as: w.me }),
+    content: (body: { exchangeInfo: unknown[] }) => expect(body.exchangeInfo.length).toBeGreaterThan(5),
+  },
+  {
+    op: "GET /api/v1/market-data/instrument-types",
+    status: 200,
+    what: "two instrument types by id",
+    request: (w) => ({ method: "GET", url: "/api/v1/market-data/instrument-types?instrumentTypeIds=5,10", as: w.me }),
+    content: (body: { instrumentTypes: unknown[] }) => expect(body.instrumentTypes).toHaveLength(2),
+  },
+  {
+    op: "GET /api/v1/market-data/stocks-industries",
+    status: 200,
+    what: "the stock industries",
+    request: (w) => ({ method: "GET", url: "/api/v1/market-data/stocks-industries", as: w.me }),
+    content: (body: { stocksIndustries: unknown[] }) => expect(body.stocksIndustries.length).toBeGreaterThan(5),
+  },
+  {
+    op: "GET /api/v1/market-data/instruments/history/closing-price",
+    status: 200,
+    what: "every instrument's closes",
+    request: (w) => ({ method: "GET", url: "/api/v1/market-data/instruments/history/closing-price", as: w.me }),
+    content: (body: unknown[]) => expect(body.length).toBeGreaterThan(40),
+  },
+  {
+    op: "GET /api/v1/instruments/discover",
+    status: 200,
+    what: "stocks above a market cap, largest first",
+    request: (w) => ({
+      method: "GET",
+      url: "/api/v1/instruments/discover?instrumentType=Stocks&marketCapMin=100000000000&sort=-marketCap&pageSize=5",
+      as: w.me,
+    }),
+    content: (body: { items: unknown[]; totalItems: number }) => {
+      expect(body.items).toHaveLength(5);
+      expect(body.totalItems).toBeGreaterThan(5);
+    },
+  },
+  {
+    op: "GET /api/v1/instruments/discover",
+    status: 400,
+    what: "a filter on a field the catalog does not have (upstream's own example, peRatioMin)",
+    request: (w) => ({ method: "GET", url: "/api/v1/instruments/discover?peRatioMin=10", as: w.me }),
+  },
+  {
+    op: "GET /api/v1/instruments/{symbol}",
+    status: 200,
+    what: "an instrument by symbol",
+    request: (w) => ({ method: "GET", url: "/api/v1/instruments/AAPL", as: w.me }),
+    content: (body: { symbol: string }) => expect(body.symbol).toBe("AAPL"),
+  },
+  {
+    op: "GET /api/v1/instruments/{symbol}",
+    status: 404,
+    what: "an unknown symbol",
+    request: (w) => ({ method: "GET", url: "/api/v1/instruments/NOSUCHSYMBOL", as: w.me }),
+  },
+  {
+    op: "GET /api/v1/instruments/{symbol}/{shortener}",
+    status: 200,
+    what: "an instrument through the summary shortener",
+    request: (w) => ({ method: "GET", url: "/api/v1/instruments/BTC/summary", as: w.me }),
+    content: (body: { symbol: string }) => expect(body.symbol).toBe("BTC"),
+  },
+  {
+    op: "GET /api/v1/instruments/{symbol}/{shortener}",
+    status: 400,
+    what: "a shortener not in the allowed list",
+    request: (w) => ({ method: "GET", url: "/api/v1/instruments/AAPL/everything", as: w.me }),
+  },
+  {
+    op: "GET /api/v1/instruments/{symbol}/{shortener}",
+    status: 404,
+    what: "an unknown symbol",
+    request: (w) => ({ method: "GET", url: "/api/v1/instruments/NOSUCHSYMBOL/summary", as: w.me }),
+  },
+  {
+    op: "GET /api/v1/curated-lists",
+    status: 200,
+    what: "the curated lists",
+    request: (w) => ({ method: "GET", url: "/api/v1/curated-lists", as: w.me }),
+    content: (body: { curatedLists: { items: unknown[] }[] }) =>
+      expect(body.curatedLists.every((l) => l.items.length > 0)).toBe(true),
+  },
+  {
+    op: "GET /api/v1/market-recommendations/{itemsCount}",
+    status: 200,
+    what: "recommendations for a caller who watches, holds and follows",
+    request: async (w) => {
+      const u = await w.h.user(["watchlist:write", "feed:write"]);
+      await w.inject({ method: "POST", url: `/api/v1/users/${w.other.user.gcid}/follows`, as: u });
+      const created = await w.ok<{ watchlists: { watchlistId: string }[] }>(
+        {
+          method: "POST",
+          url: "/api/v1/watchlists?name=Picks",
+          as: u,
+        },
+        201,
+      );
+      await w.inject({
+        method: "POST",
+        url: `/api/v1/watchlists/${created.watchlists[0]!.watchlistId}/items`,
+        as: u,
+        body: [{ itemId: AAPL, itemType: "Instrument" }],
+      });
+      return { method: "GET", url: "/api/v1/market-recommendations/5", as: u };
+    },
+    content: (body: { Recommendations: number[] }) => {
+      expect(body.Recommendations.length).toBeGreaterThan(0);
+      expect(body.Recommendations).not.toContain(AAPL);
+    },
+  },
+  {
+    op: "GET /api/v1/market-recommendations/{itemsCount}",
+    status: 204,
+    what: "a caller who watches, holds and follows nothing",
+    request: async (w) => ({
+      method: "GET",
+      url: "/api/v1/market-recommendations/10",
+      as: await w.h.user(["watchlist:read"]),
+    }),
+  },
+
   // ------------------------------------------------------------------ demo trading
   {
     op: "POST /api/v1/trading/execution/demo/market-open-orders/by-amount",
@@ -1214,6 +1383,127 @@ const CASES: Case[] = [
     what: "an unknown order",
     request: (w) => ({ method: "GET", url: "/api/v1/trading/info/demo/orders/999999999", as: w.me }),
   },
+  // ------------------------------------------------------------------ the demo order book (v2, entry orders, cancels)
+  {
+    op: "POST /api/v2/trading/execution/demo/orders",
+    status: 200,
+    what: "a v2 market order by amount with a trailing stop",
+    request: async (w) => ({
+      method: "POST",
+      url: V2_ORDERS,
+      as: w.me,
+      body: {
+        action: "open",
+        transaction: "buy",
+        instrumentId: AAPL,
+        orderType: "mkt",
+        leverage: 2,
+        amount: 200,
+        stopLossRate: Math.round((await askOf(w, AAPL)) * 0.8 * 100) / 100,
+        stopLossType: "trailing",
+      },
+    }),
+  },
+  {
+    op: "POST /api/v2/trading/execution/demo/orders",
+    status: 400,
+    what: "a body that is not JSON",
+    request: (w) => ({ method: "POST", url: V2_ORDERS, as: w.me, raw: '{"action": ' }),
+  },
+  UNAUTHENTICATED("POST /api/v2/trading/execution/demo/orders", () => V2_ORDERS, {
+    action: "open",
+    transaction: "buy",
+  }),
+  {
+    op: "POST /api/v2/trading/execution/demo/orders",
+    status: 404,
+    what: "an unknown symbol",
+    request: (w) => ({
+      method: "POST",
+      url: V2_ORDERS,
+      as: w.me,
+      body: { action: "open", transaction: "buy", symbol: "NO-SUCH-SYMBOL", leverage: 1, amount: 100 },
+    }),
+  },
+  FAILING("POST /api/v2/trading/execution/demo/orders", () => V2_ORDERS, {
+    action: "open",
+    transaction: "buy",
+    instrumentId: AAPL,
+    leverage: 1,
+    amount: 100,
+  }),
+  {
+    op: "DELETE /api/v2/trading/execution/demo/orders/{orderId}",
+    status: 200,
+    what: "a pending entry order",
+    request: async (w) => ({ method: "DELETE", url: `${V2_ORDERS}/${await pendingEntryOrder(w)}`, as: w.me }),
+  },
+  {
+    op: "DELETE /api/v2/trading/execution/demo/orders/{orderId}",
+    status: 400,
+    what: "an order that already executed",
+    request: (w) => ({ method: "DELETE", url: `${V2_ORDERS}/${w.openOrderId}`, as: w.me }),
+  },
+  UNAUTHENTICATED("DELETE /api/v2/trading/execution/demo/orders/{orderId}", () => `${V2_ORDERS}/1`),
+  {
+    op: "DELETE /api/v2/trading/execution/demo/orders/{orderId}",
+    status: 404,
+    what: "an unknown order",
+    request: (w) => ({ method: "DELETE", url: `${V2_ORDERS}/999999999`, as: w.me }),
+  },
+  FAILING("DELETE /api/v2/trading/execution/demo/orders/{orderId}", (w) => `${V2_ORDERS}/${w.openOrderId}`),
+  {
+    op: "GET /api/v2/trading/info/demo/orders:lookup",
+    status: 200,
+    what: "an executed order with its position",
+    request: (w) => ({ method: "GET", url: `${LOOKUP}?orderId=${w.openOrderId}`, as: w.me }),
+    content: (body: { positionExecutions: unknown[] }) => expect(body.positionExecutions).toHaveLength(1),
+  },
+  UNAUTHENTICATED("GET /api/v2/trading/info/demo/orders:lookup", () => `${LOOKUP}?orderId=1`),
+  {
+    op: "GET /api/v2/trading/info/demo/orders:lookup",
+    status: 404,
+    what: "an unknown reference",
+    request: (w) => ({ method: "GET", url: `${LOOKUP}?referenceId=${UNKNOWN_ID}`, as: w.me }),
+  },
+  FAILING("GET /api/v2/trading/info/demo/orders:lookup", (w) => `${LOOKUP}?orderId=${w.openOrderId}`),
+  {
+    op: "POST /api/v1/trading/execution/demo/limit-orders",
+    status: 200,
+    what: "a market-if-touched buy below the ask",
+    request: async (w) => ({
+      method: "POST",
+      url: "/api/v1/trading/execution/demo/limit-orders",
+      as: w.me,
+      body: {
+        InstrumentID: AAPL,
+        IsBuy: true,
+        Leverage: 1,
+        Amount: 100,
+        Rate: Math.round((await askOf(w, AAPL)) * 0.5 * 100) / 100,
+      },
+    }),
+  },
+  {
+    op: "DELETE /api/v1/trading/execution/demo/limit-orders/{orderId}",
+    status: 200,
+    what: "a pending market-if-touched order",
+    request: async (w) => ({
+      method: "DELETE",
+      url: `/api/v1/trading/execution/demo/limit-orders/${await pendingEntryOrder(w)}`,
+      as: w.me,
+    }),
+  },
+  {
+    op: "DELETE /api/v1/trading/execution/demo/market-open-orders/{orderId}",
+    status: 200,
+    what: "a pending order to open",
+    request: async (w) => ({
+      method: "DELETE",
+      url: `/api/v1/trading/execution/demo/market-open-orders/${await pendingEntryOrder(w)}`,
+      as: w.me,
+    }),
+  },
   {
     op: "GET /api/v1/trading/info/demo/orders/{orderId}",
     status: 500,
@@ -1225,6 +1515,93 @@ const CASES: Case[] = [
       app: w.failingApp,
     }),
   },
+
+  // ------------------------------------------------------------------ demo costs and eligibility
+  {
+    op: "POST /api/v2/trading/info/demo/costs",
+    status: 200,
+    what: "the costs of opening a leveraged position",
+    request: (w) => ({
+      method: "POST",
+      url: "/api/v2/trading/info/demo/costs",
+      as: w.me,
+      body: {
+        action: "open",
+        transaction: "buy",
+        instrumentId: AAPL,
+        settlementType: "cfd",
+        orderType: "mkt",
+        leverage: 2,
+        amount: 1000,
+        orderCurrency: "usd",
+      },
+    }),
+    content: (body: { costs: unknown[] }) => expect(body.costs).toHaveLength(6),
+  },
+  {
+    op: "POST /api/v2/trading/info/demo/costs",
+    status: 200,
+    what: "the costs of closing a position",
+    request: async (w) => ({
+      method: "POST",
+      url: "/api/v2/trading/info/demo/costs",
+      as: w.me,
+      body: { action: "close", transaction: "sell", positionIds: [(await w.openPosition()).positionId] },
+    }),
+  },
+  {
+    op: "POST /api/v2/trading/info/demo/costs",
+    status: 400,
+    what: "a body that is not JSON",
+    request: (w) => ({ method: "POST", url: "/api/v2/trading/info/demo/costs", as: w.me, raw: '{"action": ' }),
+  },
+  UNAUTHENTICATED("POST /api/v2/trading/info/demo/costs", () => "/api/v2/trading/info/demo/costs", {
+    action: "open",
+    transaction: "buy",
+  }),
+  {
+    op: "POST /api/v2/trading/info/demo/costs",
+    status: 404,
+    what: "an unknown instrument",
+    request: (w) => ({
+      method: "POST",
+      url: "/api/v2/trading/info/demo/costs",
+      as: w.me,
+      body: { action: "open", transaction: "buy", instrumentId: 999999, leverage: 1, amount: 100 },
+    }),
+  },
+  FAILING("POST /api/v2/trading/info/demo/costs", () => "/api/v2/trading/info/demo/costs", {
+    action: "open",
+    transaction: "buy",
+    instrumentId: AAPL,
+    leverage: 1,
+    amount: 100,
+  }),
+  ...["/api/v2/trading/info/demo/eligibility", "/api/v1/trading/info/demo/eligibility"].flatMap((url): Case[] => [
+    {
+      op: `POST ${url}`,
+      status: 200,
+      what: "eligibility of known and unknown instruments",
+      request: (w) => ({
+        method: "POST",
+        url,
+        as: w.me,
+        body: { instrumentIds: [AAPL, BTC, 424242], symbols: ["XAU", "NOPE"], currency: "USD" },
+      }),
+      content: (body: { eligibilities: unknown[]; notFoundInstrumentIds: number[] }) => {
+        expect(body.eligibilities.length).toBeGreaterThanOrEqual(2);
+        expect(body.notFoundInstrumentIds).toEqual([424242]);
+      },
+    },
+    {
+      op: `POST ${url}`,
+      status: 400,
+      what: "a body that is not JSON",
+      request: (w) => ({ method: "POST", url, as: w.me, raw: '{"instrumentIds": [' }),
+    },
+    UNAUTHENTICATED(`POST ${url}`, () => url, { instrumentIds: [AAPL] }),
+    FAILING(`POST ${url}`, () => url, { instrumentIds: [AAPL] }),
+  ]),
 
   // ------------------------------------------------------------------ clubs
   {
@@ -1546,6 +1923,126 @@ const CASES: Case[] = [
     what: "a delete",
     request: async (w) => ({ method: "DELETE", url: `/api/v1/watchlists/${await w.newWatchlist("Gone")}`, as: w.me }),
   },
+
+  // ------------------------------------------------------------------ people (Users Info, Users Stats)
+  {
+    op: "GET /api/v1/user-info/people",
+    status: 200,
+    what: "users by username",
+    request: (w) => ({
+      method: "GET",
+      url: `${PEOPLE}?usernames=${w.me.user.username},${w.other.user.username}`,
+      as: w.me,
+    }),
+    content: (body: { users: unknown[] }) => expect(body.users).toHaveLength(2),
+  },
+  {
+    op: "GET /api/v1/user-info/people",
+    status: 400,
+    what: "both usernames and cidList",
+    request: (w) => ({ method: "GET", url: `${PEOPLE}?usernames=${w.me.user.username}&cidList=1`, as: w.me }),
+  },
+  {
+    op: "GET /api/v1/user-info/people",
+    status: 404,
+    what: "an unknown username",
+    request: (w) => ({ method: "GET", url: `${PEOPLE}?usernames=nobody_at_all`, as: w.me }),
+  },
+  {
+    op: "GET /api/v1/user-info/people/search",
+    status: 200,
+    what: "traders with history, by gain",
+    request: async (w) => ({
+      method: "GET",
+      url: `${PEOPLE}/search?period=CurrYear&sort=-gain`,
+      as: await withHistory(w),
+    }),
+    content: (body: { items: unknown[]; totalItems: number }) => expect(body.totalItems).toBeGreaterThan(0),
+  },
+  {
+    op: "GET /api/v1/user-info/people/{username}/gain",
+    status: 200,
+    what: "monthly and yearly gains",
+    request: async (w) => ({ method: "GET", url: `${PEOPLE}/${(await withHistory(w)).user.username}/gain`, as: w.me }),
+    content: (body: { monthly: unknown[] }) => expect(body.monthly.length).toBeGreaterThan(0),
+  },
+  {
+    op: "GET /api/v1/user-info/people/{username}/daily-gain",
+    status: 200,
+    what: "daily gains of a range",
+    request: async (w) => ({
+      method: "GET",
+      url: `${PEOPLE}/${(await withHistory(w)).user.username}/daily-gain?minDate=2000-01-01&maxDate=2100-01-01&type=Daily`,
+      as: w.me,
+    }),
+    content: (body: unknown[]) => expect(body.length).toBeGreaterThan(0),
+  },
+  {
+    op: "GET /api/v1/user-info/people/{username}/portfolio/live",
+    status: 200,
+    what: "open positions as percentages",
+    request: async (w) => ({
+      method: "GET",
+      url: `${PEOPLE}/${(await withHistory(w)).user.username}/portfolio/live`,
+      as: w.me,
+    }),
+    content: (body: { positions: unknown[] }) => expect(body.positions.length).toBeGreaterThan(0),
+  },
+  {
+    op: "GET /api/v1/user-info/people/{username}/tradeinfo",
+    status: 200,
+    what: "a period's trading figures",
+    request: async (w) => ({
+      method: "GET",
+      url: `${PEOPLE}/${(await withHistory(w)).user.username}/tradeinfo?period=CurrYear`,
+      as: w.me,
+    }),
+  },
+  ...(["assets/history", "exposure/history", "gain/{granularity}"] as const).flatMap((path): Case[] => {
+    const op = `GET /api/v2/portfolios/{username}/${path}`;
+    const query = path === "gain/{granularity}" ? "" : "?period=CurrYear";
+    const url = (username: string) => `${PORTFOLIOS}/${username}/${path.replace("{granularity}", "daily")}${query}`;
+    return [
+      {
+        op,
+        status: 200,
+        what: "a public portfolio's history",
+        request: async (w) => ({ method: "GET", url: url((await withHistory(w)).user.username), as: w.me }),
+        content: (body: { results?: unknown[]; gains?: unknown[] }) =>
+          expect((body.results ?? body.gains)!.length).toBeGreaterThan(0),
+      },
+      {
+        op,
+        status: 400,
+        what: path === "gain/{granularity}" ? "minDate, maxDate and count together" : "period and minDate together",
+        request: (w) => ({
+          method: "GET",
+          url:
+            path === "gain/{granularity}"
+              ? `${url(w.me.user.username)}?minDate=2026-01-01&maxDate=2026-02-01&count=3`
+              : `${url(w.me.user.username)}&minDate=2026-01-01`,
+          as: w.me,
+        }),
+      },
+      UNAUTHENTICATED(op, (w) => url(w.me.user.username)),
+      {
+        op,
+        status: 403,
+        what: "a portfolio its owner opted out of exposure",
+        request: async (w) => {
+          const owner = await w.h.user(["user-info:write"]);
+          await w.ok({ method: "PUT", url: "/api/v1/user-info/privacy", as: owner, body: { portfolioOptOut: true } });
+          return { method: "GET", url: url(owner.user.username), as: w.me };
+        },
+      },
+      {
+        op,
+        status: 404,
+        what: "an unknown username",
+        request: (w) => ({ method: "GET", url: url("nobody_at_all"), as: w.me }),
+      },
+    ];
+  }),
 ];
 
 /**
@@ -1554,12 +2051,26 @@ const CASES: Case[] = [
  * of a shared operation fails it.
  */
 const NOT_DRIVEN: Record<string, string> = {
+  "GET /api/v2/portfolios/{}/assets/history 502":
+    "answered from our own accounts' history: there is no upstream dependency to fail (a failing store is 500)",
+  "GET /api/v2/portfolios/{}/assets/history 503":
+    "answered from our own accounts' history: there is no upstream dependency to time out (an unreachable store is our 503, driven by test/faults)",
+  "GET /api/v2/portfolios/{}/exposure/history 502":
+    "answered from our own accounts' history: there is no upstream dependency to fail (a failing store is 500)",
+  "GET /api/v2/portfolios/{}/exposure/history 504":
+    "answered from our own accounts' history: there is no upstream dependency to time out",
   "GET /api/v1/me 403":
     "any authenticated caller may read who it is: /me needs no scope, so no credential is refused with 403",
   "GET /api/v1/market-data/instruments/rates 400":
     "a malformed or over-long instrumentIds is a schema violation, and those are 422 (decision 0006)",
+  "GET /api/v1/curated-lists 204":
+    "the curated lists name the catalog's own instruments, which every server seeds: there is always one to show",
   "GET /api/v1/trading/info/demo/orders/{} 400":
     "a malformed orderId is a schema violation, and those are 422 (decision 0006)",
+  "GET /api/v2/trading/info/demo/orders:lookup 400":
+    "neither or both of orderId and referenceId, or a malformed one, is a validation failure, and those are 422 (decision 0006)",
+  "DELETE /api/v1/trading/execution/demo/market-close-orders/{} 200":
+    "demo orders to close execute within their request: none is ever pending, so a cancel finds an executed order (400) or none (404)",
 };
 
 describe.each(engines())("upstream's contract, on %s", (engine) => {

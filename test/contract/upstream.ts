@@ -142,6 +142,8 @@ export function loadUpstream(): UpstreamContract {
   for (const f of ["password", "binary"]) ajv.addFormat(f, true);
   // The document's schemas, addressed as `upstream-openapi.json#/components/schemas/<name>`.
   ajv.addKeyword("components");
+  // An annotation (names of an integer enum's values, e.g. PublicAggregatedInfoAccountStatus): no rule.
+  ajv.addKeyword("x-enumNames");
   ajv.addSchema({ $id: DOC_ID, components: { schemas } });
 
   const operations = operationsOf(doc);

@@ -46,9 +46,11 @@ describe("the bounds of request numbers in the OpenAPI document", () => {
         seen += 1;
         const integer = [s.type].flat().includes("integer");
         const [low, high] = integer ? [INT32_MIN, INT32_MAX] : [-1e15, 1e15];
-        const bounded =
-          typeof s.minimum === "number" && typeof s.maximum === "number" && s.minimum >= low && s.maximum <= high;
-        if (!bounded) unbounded.push(`${op.method} ${op.path} ${where} [${s.minimum}, ${s.maximum}]`);
+        // An exclusive bound (JSON Schema 2020-12's exclusiveMinimum: 0) bounds as well.
+        const min = s.minimum ?? s.exclusiveMinimum;
+        const max = s.maximum ?? s.exclusiveMaximum;
+        const bounded = typeof min === "number" && typeof max === "number" && min >= low && max <= high;
+        if (!bounded) unbounded.push(`${op.method} ${op.path} ${where} [${min}, ${max}]`);
       }
     }
     expect(seen).toBeGreaterThan(40);

@@ -22,6 +22,8 @@ export interface JsonSchema {
   maxLength?: number;
   minimum?: number;
   maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
   pattern?: string;
   default?: unknown;
 }

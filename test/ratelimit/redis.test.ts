@@ -113,7 +113,7 @@ describe.each(inject("services").redis ? [REDIS_TEST_URL] : [])("rate limits sha
 
   it("the window resets on Redis's clock", async () => {
     const pools = { ...h.config.rateLimits.pools, default: { max: 3, windowSeconds: 1 } };
-    const short = await secondInstance(h, { rateLimits: { enabled: true, pools } });
+    const short = await secondInstance(h, { rateLimits: { enabled: true, profile: "upstream", pools } });
     try {
       const u = await h.user(["user-info:read"]);
       for (let i = 0; i < 3; i++) expect((await call(short.app, u.headers)).statusCode).toBe(200);

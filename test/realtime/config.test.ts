@@ -19,6 +19,8 @@ describe("real-time configuration (REALTIME_*)", () => {
       keepaliveMs: 20_000,
       bufferBytes: 1_048_576,
       maxQueuedEvents: 1000,
+      authTimeoutSeconds: 30,
+      maxUnauthenticated: 1000,
     });
   });
 
@@ -30,6 +32,8 @@ describe("real-time configuration (REALTIME_*)", () => {
       REALTIME_KEEPALIVE_MS: "0",
       REALTIME_BUFFER_BYTES: "65536",
       REALTIME_MAX_QUEUED_EVENTS: "50",
+      REALTIME_AUTH_TIMEOUT_SECONDS: "0",
+      REALTIME_MAX_UNAUTHENTICATED: "5",
     });
     expect(c.realtime).toEqual({
       port: 8081,
@@ -38,6 +42,8 @@ describe("real-time configuration (REALTIME_*)", () => {
       keepaliveMs: 0,
       bufferBytes: 65_536,
       maxQueuedEvents: 50,
+      authTimeoutSeconds: 0,
+      maxUnauthenticated: 5,
     });
   });
 
@@ -48,6 +54,8 @@ describe("real-time configuration (REALTIME_*)", () => {
     ["REALTIME_KEEPALIVE_MS", "-5", "REALTIME_KEEPALIVE_MS must be a whole number of milliseconds"],
     ["REALTIME_BUFFER_BYTES", "100", "REALTIME_BUFFER_BYTES must be a whole number of bytes from 1024"],
     ["REALTIME_MAX_QUEUED_EVENTS", "many", "REALTIME_MAX_QUEUED_EVENTS must be a whole number of events"],
+    ["REALTIME_AUTH_TIMEOUT_SECONDS", "1h", "REALTIME_AUTH_TIMEOUT_SECONDS must be a whole number of seconds"],
+    ["REALTIME_MAX_UNAUTHENTICATED", "0", "REALTIME_MAX_UNAUTHENTICATED must be a whole number of sockets"],
   ])("refuses %s=%s, naming the setting and the value", (name, value, message) => {
     const found = problems({ [name]: value });
     expect(found).toHaveLength(1);

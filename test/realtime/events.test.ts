@@ -12,7 +12,7 @@ describe.each(engines())("private and notification events on the real-time chann
   let url: string;
   const open: Client[] = [];
 
-  const call = (u: TestUser, method: "GET" | "POST", path: string, body?: unknown) =>
+  const call = (u: TestUser, method: "GET" | "POST" | "PATCH", path: string, body?: unknown) =>
     h.app.inject({
       method,
       url: path,
@@ -95,6 +95,40 @@ describe.each(engines())("private and notification events on the real-time chann
       CloseReasonName: "Manual",
       IsFullyClosed: true,
     });
+  });
+
+  it("pushes Trading.PositionUpdate when the owner changes a position's stop-loss and take-profit", async () => {
+    const u = await h.user(["trade.demo:write", "trade.demo:read"]);
+    const opened = (await call(u, "POST", OPEN, { InstrumentID: ETH, IsBuy: true, Leverage: 1, Amount: 250 })).json();
+    const positionId = opened.orderForOpen.positionID;
+    const c = await subscribed(u, ["private"]);
+    const bid = (await call(u, "GET", `/api/v1/market-data/instruments/rates?instrumentIds=${ETH}`)).json().rates[0]
+      .bid;
+    const stopLossRate = Math.round(bid * 0.8 * 100) / 100;
+    const takeProfitRate = Math.round(bid * 1.3 * 100) / 100;
+    const changed = await call(u, "PATCH", `/api/v2/trading/execution/demo/positions/${positionId}`, {
+      stopLossRate,
+      takeProfitRate,
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const event = await c.waitFor("the position update", (p) => p.type === "Trading.PositionUpdate");
+    expect(event.topic).toBe("private");
+    expect(event.content).toMatchObject({
+      PositionID: positionId,
+      InstrumentID: ETH,
+      IsBuy: true,
+      StopLossRate: stopLossRate,
+      TakeProfitRate: takeProfitRate,
+      IsTslEnabled: false,
+      IsNoStopLoss: false,
+      IsNoTakeProfit: false,
+    });
+    // The portfolio shows the same levels.
+    const portfolio = (await call(u, "GET", "/api/v1/trading/info/demo/portfolio")).json();
+    const position = portfolio.clientPortfolio.positions.find(
+      (p: { positionID: number }) => p.positionID === positionId,
+    );
+    expect(position).toMatchObject({ stopLossRate, takeProfitRate });
   });
 
   it("pushes the close of a stop-loss that fires on its own, then the notification the REST list shows", async () => {

@@ -9,6 +9,7 @@ import { type App, buildApp } from "../../src/app.js";
 import { type Config, loadConfig, RATE_LIMIT_POOLS } from "../../src/config.js";
 import { systemActor, type UserActor } from "../../src/core/actor.js";
 import type { Clock } from "../../src/core/clock.js";
+import { OPERATOR_SCOPE } from "../../src/core/scopes.js";
 import { type Deps, withActor } from "../../src/modules/context.js";
 import { createUser } from "../../src/modules/identity/create-user.js";
 import type { UserRow } from "../../src/modules/identity/identity.repository.js";
@@ -112,7 +113,9 @@ export async function startHarness(engine: Engine, options: HarnessOptions = {})
   // Uploaded media of this app: a temp folder of its own, never ./data/media.
   const mediaDir = mkdtempSync(join(tmpdir(), "sta-media-"));
   const config = loadConfig(
-    { LOG_LEVEL: "silent", MEDIA_DIR: mediaDir, ...limits, ...options.env },
+    // Every market always open (decision 0128), whatever the hour a suite runs at; a suite of market
+    // hours passes MARKET_HOURS=exchange and drives the clock.
+    { LOG_LEVEL: "silent", MEDIA_DIR: mediaDir, MARKET_HOURS: "always", ...limits, ...options.env },
     {
       database: options.storeAddress ? options.storeAddress(store.database) : store.database,
     },
@@ -136,10 +139,14 @@ export async function startHarness(engine: Engine, options: HarnessOptions = {})
       counter += 1;
       const username = opts.username ?? `user${counter}_${randomBytes(3).toString("hex")}`;
       const user = await createUser(operator, { username, firstName: "Test", lastName: `User${counter}` });
+      // The operator's scope is never granted by name: it makes the operator's key pair (0149).
+      const isOperator = (s: string) => s === OPERATOR_SCOPE || s === `${config.scopePrefix}:${OPERATOR_SCOPE}`;
+      const ordinary = scopes.filter((s) => !isOperator(s));
       const key = await createKeyPair(operator, {
         user: user.id,
-        scopes: scopes.length ? scopes : ["user-info:read"],
+        scopes: ordinary.length || scopes.length > ordinary.length ? ordinary : ["user-info:read"],
         environment: opts.environment,
+        operator: scopes.some(isOperator),
       });
       return {
         user,

@@ -1,4 +1,10 @@
-import { type AcceptedScopes, ANY_AUTHENTICATED, namedScopes, type Scope } from "../../src/core/scopes.js";
+import {
+  type AcceptedScopes,
+  ANY_AUTHENTICATED,
+  namedScopes,
+  OPERATOR_SCOPE,
+  type Scope,
+} from "../../src/core/scopes.js";
 
 /**
  * The shared security suite's cases: one entry per route of the app, written by hand as the
@@ -52,12 +58,19 @@ const EXAMPLE_PARAMS: Record<string, string> = {
   direction: "asc",
   interval: "OneMinute",
   candlesCount: "10",
+  symbol: "AAPL",
+  shortener: "summary",
+  itemsCount: "10",
   positionId: "1",
   orderId: "1",
   alertId: "00000000-0000-4000-8000-000000000000",
   agentPortfolioId: "00000000-0000-4000-8000-000000000005",
   mirrorId: "999999",
   userTokenId: "00000000-0000-4000-8000-000000000006",
+  username: "nobody",
+  granularity: "daily",
+  user: "nobody-at-all",
+  faultId: "00000000-0000-4000-8000-000000000005",
   file: "nothing.svg",
   "*": "nothing",
 };
@@ -67,7 +80,9 @@ export const pathOf = (c: SecurityCase) => c.route.slice(c.route.indexOf(" ") + 
 
 /** The request URL of a case: its path with every parameter filled in, then its query. */
 export function urlOf(c: SecurityCase): string {
-  const path = pathOf(c).replace(/:(\w+)|\*/g, (match, name: string | undefined) => {
+  const path = pathOf(c).replace(/::|:(\w+)|\*/g, (match, name: string | undefined) => {
+    // `::` is Fastify's escape of a literal ':' (orders:lookup).
+    if (match === "::") return ":";
     const value = EXAMPLE_PARAMS[name ?? "*"];
     if (value === undefined) throw new Error(`security-cases: no example value for ${match} in ${c.route}`);
     return value;
@@ -119,6 +134,34 @@ const social = (scopes: AcceptedScopes, routes: SecuredCase["route"][]): Secured
 
 /** The POST that sets a mark and the DELETE that takes it back. */
 const onAndOff = (path: string): SecuredCase["route"][] => [`POST ${path}`, `DELETE ${path}`];
+
+const OPERATOR: AcceptedScopes = [OPERATOR_SCOPE];
+
+/** The sandbox's controls (decision 0148): the operator's scope only; payloads that do little. */
+const SANDBOX: SecurityCase[] = [
+  { route: "GET /sandbox/v1/market", scopes: OPERATOR },
+  { route: "POST /sandbox/v1/market/step", scopes: OPERATOR, payload: { ticks: 1 } },
+  { route: "POST /sandbox/v1/market/pause", scopes: OPERATOR, payload: { instrumentIds: [999999] } },
+  { route: "POST /sandbox/v1/market/resume", scopes: OPERATOR, payload: { instrumentIds: [999999] } },
+  { route: "GET /sandbox/v1/prices/:instrumentId", scopes: OPERATOR },
+  { route: "PUT /sandbox/v1/prices/:instrumentId", scopes: OPERATOR, payload: { bid: 10, ask: 9 } },
+  { route: "POST /sandbox/v1/prices/:instrumentId/path", scopes: OPERATOR, payload: { prices: [1], csv: "1" } },
+  { route: "GET /sandbox/v1/clock", scopes: OPERATOR },
+  { route: "PUT /sandbox/v1/clock", scopes: OPERATOR, payload: { at: "not a date" } },
+  { route: "POST /sandbox/v1/clock/advance", scopes: OPERATOR, payload: { seconds: 0 } },
+  { route: "DELETE /sandbox/v1/clock", scopes: OPERATOR },
+  { route: "PUT /sandbox/v1/accounts/:user/balance", scopes: OPERATOR, payload: { balance: 1 } },
+  { route: "DELETE /sandbox/v1/accounts/:user/balance", scopes: OPERATOR },
+  { route: "POST /sandbox/v1/accounts/:user/close-positions", scopes: OPERATOR },
+  { route: "POST /sandbox/v1/accounts/:user/reset", scopes: OPERATOR },
+  { route: "POST /sandbox/v1/world/reset", scopes: OPERATOR, payload: { snapshot: "no-such-snapshot" } },
+  { route: "GET /sandbox/v1/world/snapshots", scopes: OPERATOR },
+  { route: "POST /sandbox/v1/world/snapshots", scopes: OPERATOR, payload: { name: "not a name" } },
+  { route: "GET /sandbox/v1/faults", scopes: OPERATOR },
+  { route: "POST /sandbox/v1/faults", scopes: OPERATOR, payload: { operation: "*", kind: "429" } },
+  { route: "DELETE /sandbox/v1/faults", scopes: OPERATOR },
+  { route: "DELETE /sandbox/v1/faults/:faultId", scopes: OPERATOR },
+];
 
 const IDENTITY: SecurityCase[] = [
   { route: "GET /api/v1/me", scopes: ANY_AUTHENTICATED },
@@ -220,6 +263,13 @@ const MARKET: SecurityCase[] = [
     route: "GET /api/v1/market-data/instruments/:instrumentId/history/candles/:direction/:interval/:candlesCount",
     scopes: MARKET_DATA,
   },
+  { route: "GET /api/v1/market-data/exchanges", scopes: MARKET_DATA },
+  { route: "GET /api/v1/market-data/instrument-types", scopes: MARKET_DATA },
+  { route: "GET /api/v1/market-data/stocks-industries", scopes: MARKET_DATA },
+  { route: "GET /api/v1/market-data/instruments/history/closing-price", scopes: MARKET_DATA },
+  { route: "GET /api/v1/instruments/discover", scopes: MARKET_DATA, query: "?instrumentTypeID=5&sort=-marketCap" },
+  { route: "GET /api/v1/instruments/:symbol", scopes: MARKET_DATA },
+  { route: "GET /api/v1/instruments/:symbol/:shortener", scopes: MARKET_DATA },
 ];
 
 const TRADING: SecurityCase[] = [
@@ -242,10 +292,39 @@ const TRADING: SecurityCase[] = [
   { route: "GET /api/v1/trading/info/demo/pnl", scopes: TRADE_READ },
   { route: "GET /api/v1/trading/info/demo/orders/:orderId", scopes: TRADE_READ },
   { route: "GET /api/v1/trading/info/trade/demo/history", scopes: TRADE_READ },
+  {
+    route: "POST /api/v2/trading/execution/demo/orders",
+    scopes: TRADE,
+    payload: { action: "open", transaction: "buy", instrumentId: 1001, leverage: 1, amount: 100 },
+  },
+  { route: "DELETE /api/v2/trading/execution/demo/orders/:orderId", scopes: TRADE },
+  { route: "GET /api/v2/trading/info/demo/orders::lookup", scopes: TRADE_READ, query: "?orderId=1" },
+  {
+    route: "POST /api/v1/trading/execution/demo/limit-orders",
+    scopes: TRADE,
+    payload: { InstrumentID: 1001, IsBuy: true, Leverage: 1, Amount: 100, Rate: 1 },
+  },
+  { route: "DELETE /api/v1/trading/execution/demo/limit-orders/:orderId", scopes: TRADE },
+  { route: "DELETE /api/v1/trading/execution/demo/market-open-orders/:orderId", scopes: TRADE },
+  { route: "DELETE /api/v1/trading/execution/demo/market-close-orders/:orderId", scopes: TRADE },
+  {
+    route: "PATCH /api/v2/trading/execution/demo/positions/:positionId",
+    scopes: TRADE,
+    payload: { stopLossRate: null },
+  },
+  {
+    route: "POST /api/v2/trading/info/demo/costs",
+    scopes: TRADE_READ,
+    payload: { action: "open", transaction: "buy", instrumentId: 1001, leverage: 1, amount: 100 },
+  },
+  { route: "POST /api/v2/trading/info/demo/eligibility", scopes: TRADE_READ, payload: { instrumentIds: [1001] } },
+  { route: "POST /api/v1/trading/info/demo/eligibility", scopes: TRADE_READ, payload: { instrumentIds: [1001] } },
 ];
 
 const WATCHLISTS: SecurityCase[] = [
   { route: "GET /api/v1/watchlists", scopes: WATCHLIST_READ },
+  { route: "GET /api/v1/curated-lists", scopes: WATCHLIST_READ },
+  { route: "GET /api/v1/market-recommendations/:itemsCount", scopes: WATCHLIST_READ },
   { route: "GET /api/v1/watchlists/:watchlistId", scopes: WATCHLIST_READ },
   { route: "GET /api/v1/watchlists/public/:userId", scopes: WATCHLIST_READ },
   { route: "GET /api/v1/watchlists/public/:userId/:watchlistId", scopes: WATCHLIST_READ },
@@ -342,6 +421,25 @@ const OAUTH: SecurityCase[] = [
   ).map(([route, why]) => ({ route, public: why })),
 ];
 
+const PEOPLE_READ: AcceptedScopes = ["user-info:read"];
+const PEOPLE: SecurityCase[] = [
+  { route: "GET /api/v1/user-info/people", scopes: PEOPLE_READ, query: "?usernames=nobody" },
+  { route: "GET /api/v1/user-info/people/search", scopes: PEOPLE_READ, query: "?period=CurrMonth" },
+  { route: "GET /api/v1/user-info/people/:username/gain", scopes: PEOPLE_READ },
+  {
+    route: "GET /api/v1/user-info/people/:username/daily-gain",
+    scopes: PEOPLE_READ,
+    query: "?minDate=2026-01-01&maxDate=2026-01-31&type=Daily",
+  },
+  { route: "GET /api/v1/user-info/people/:username/portfolio/live", scopes: PEOPLE_READ },
+  { route: "GET /api/v1/user-info/people/:username/tradeinfo", scopes: PEOPLE_READ, query: "?period=CurrMonth" },
+  { route: "GET /api/v2/portfolios/:username/assets/history", scopes: PEOPLE_READ, query: "?period=CurrMonth" },
+  { route: "GET /api/v2/portfolios/:username/exposure/history", scopes: PEOPLE_READ, query: "?period=CurrMonth" },
+  { route: "GET /api/v2/portfolios/:username/gain/:granularity", scopes: PEOPLE_READ },
+  { route: "GET /api/v1/user-info/privacy", scopes: ["user-info:read", "user-info:write"] },
+  { route: "PUT /api/v1/user-info/privacy", scopes: ["user-info:write"], payload: { copyBlocked: false } },
+];
+
 const PUBLIC: SecurityCase[] = [
   { route: "OPTIONS *", public: "the CORS preflight, which browsers send without credentials" },
   { route: "GET /health", public: "liveness probe for load balancers" },
@@ -362,6 +460,11 @@ const PUBLIC: SecurityCase[] = [
       "GET /docs/yaml",
     ] as const
   ).map((route) => ({ route, public: "the API's documentation" })),
+  ...(["GET /dashboard", "GET /dashboard/app.js", "GET /dashboard/app.css"] as const).map((route) => ({
+    route,
+    public:
+      "the dashboard's page and bundle: it signs in through the OAuth flow and calls the API with its bearer token",
+  })),
 ];
 
 /**
@@ -369,11 +472,13 @@ const PUBLIC: SecurityCase[] = [
  * suite runs on several workers, grouped so that a failure says where to look.
  */
 export const SECURITY_CASES = {
+  sandbox: SANDBOX,
   platform: [...IDENTITY, ...NOTIFICATIONS, ...PRICE_ALERTS, ...MEDIA, ...OAUTH, ...PUBLIC],
   "market-and-trading": [...MARKET, ...TRADING],
   watchlists: WATCHLISTS,
   "social-posts-and-feeds": [...SOCIAL_POSTS, ...SOCIAL_FEEDS],
   "social-interactions": SOCIAL_INTERACTIONS,
+  people: PEOPLE,
 } satisfies Record<string, SecurityCase[]>;
 
 export type SecurityFile = keyof typeof SECURITY_CASES;

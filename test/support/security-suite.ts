@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemActor } from "../../src/core/actor.js";
-import { KNOWN_SCOPES, namedScopes, type Scope } from "../../src/core/scopes.js";
+import { KNOWN_SCOPES, namedScopes, OPERATOR_SCOPE, type Scope } from "../../src/core/scopes.js";
 import { withActor } from "../../src/modules/context.js";
 import { revokeKeyPair } from "../../src/modules/identity/key-pairs.js";
 import { engines, type Harness, type Headers, startHarness } from "./harness.js";
@@ -171,6 +171,13 @@ export function securitySuite(harness: () => Harness, op: SecuredCase): void {
       }
     });
 
+    if (scope === OPERATOR_SCOPE) {
+      // Only a key pair holds the operator's scope (decision 0149): no token can be made with it.
+      it(`${title}: no bearer token can hold ${scope}`, async () => {
+        await expect(harness().bearer([scope])).rejects.toMatchObject({ code: "ValidationFailed" });
+      });
+      continue;
+    }
     it(`${title}: admitted with a bearer token holding ${scope} alone`, async () => {
       const { headers } = await harness().bearer([scope]);
       expectAdmitted(await call(fresh(headers)));
@@ -179,8 +186,11 @@ export function securitySuite(harness: () => Harness, op: SecuredCase): void {
 
   it(`${title}: 401 with an expired or tampered bearer token, with a challenge`, async () => {
     const h = harness();
-    const expired = await h.bearer([...admitting], { expired: true });
-    const valid = await h.bearer([...admitting]);
+    // Tokens hold grantable scopes only (decision 0149): for an operator's route, any one.
+    const grantable = admitting.filter((s) => s !== OPERATOR_SCOPE);
+    const tokenScopes = grantable.length > 0 ? grantable : ["user-info:read"];
+    const expired = await h.bearer([...tokenScopes], { expired: true });
+    const valid = await h.bearer([...tokenScopes]);
     const [header, payload, signature] = valid.token.split(".");
     const claims = JSON.parse(Buffer.from(payload!, "base64url").toString());
     const forged = Buffer.from(JSON.stringify({ ...claims, sub: "someone-else" })).toString("base64url");

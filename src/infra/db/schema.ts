@@ -351,6 +351,25 @@ export interface WatchlistItemsTable {
 }
 
 /** Money columns are bigint: PostgreSQL returns them as strings, so repositories read them with Number(). */
+/** One overnight (or weekend) fee charged to a position at one rollover (migration 015). */
+export interface DemoOvernightFeesTable {
+  positionId: number;
+  rolloverDate: string;
+  userId: string;
+  instrumentId: number;
+  feeCents: number | string;
+  isWeekend: number;
+  chargedAt: string;
+}
+
+/** SDRT a position paid at its open (migration 015). */
+export interface DemoPositionTaxesTable {
+  positionId: number;
+  userId: string;
+  taxCents: number | string;
+  chargedAt: string;
+}
+
 export interface DemoAccountsTable {
   userId: string;
   cid: number;
@@ -384,6 +403,17 @@ export interface DemoOrdersTable {
   token: string;
   openDateTime: string;
   lastUpdate: string;
+  /** Entry (market-if-touched) orders only: the price that sends them to market (migration 014). */
+  triggerRate: number | null;
+  /** The x-request-id the order was placed with. */
+  referenceId: string | null;
+  /** byAmount, byUnits or byContracts (v2 lookup's requestType). */
+  requestType: string | null;
+  requestedContracts: number | null;
+  /** When a pending entry order lapses. */
+  expiresAt: string | null;
+  /** Why an entry order was rejected when it fired. */
+  errorMessage: string | null;
 }
 
 export interface DemoPositionsTable {
@@ -447,6 +477,15 @@ export interface IdempotencyKeysTable {
 }
 
 /** Uploaded media (migration 013, docs/decisions/0122). */
+/** Saved worlds of the sandbox (migration 019, docs/decisions/0152): `data` is the rows of every world table, as JSON. */
+export interface SandboxSnapshotsTable {
+  name: string;
+  createdAt: string;
+  tables: number;
+  rows: number;
+  data: string;
+}
+
 export interface AttachmentsTable {
   id: string;
   ownerId: string;
@@ -463,8 +502,56 @@ export interface AttachmentsTable {
   referencedAt: string | null;
 }
 
+/** One demo account's close of one UTC day (src/modules/people, decision 0138). */
+export interface AccountSnapshotsTable {
+  userId: string;
+  day: string;
+  equityCents: number | string;
+  cashCents: number | string;
+  investedCents: number | string;
+  depositsCents: number | string;
+  dailyReturn: number;
+  unitValue: number;
+  riskScore: number;
+  /** JSON array of SnapshotHolding (people/history/snapshot.ts). */
+  holdings: string;
+  takenAt: string;
+}
+
+export interface PeopleStatsTable {
+  userId: string;
+  period: string;
+  gain: number;
+  dailyGain: number;
+  weekGain: number;
+  riskScore: number;
+  maxDailyRisk: number;
+  maxMonthlyRisk: number;
+  profitableMonthsPct: number;
+  copiers: Generated<number>;
+  updatedAt: string;
+}
+
+export interface PeopleHoldingsTable {
+  userId: string;
+  instrumentId: number;
+  pct: number;
+}
+
+export interface PeopleSettingsTable {
+  userId: string;
+  portfolioOptOut: number;
+  copyBlocked: number;
+  updatedAt: string;
+}
+
 export interface Database {
+  accountSnapshots: AccountSnapshotsTable;
+  peopleStats: PeopleStatsTable;
+  peopleHoldings: PeopleHoldingsTable;
+  peopleSettings: PeopleSettingsTable;
   attachments: AttachmentsTable;
+  sandboxSnapshots: SandboxSnapshotsTable;
   users: UsersTable;
   keyPairs: KeyPairsTable;
   agentPortfolios: AgentPortfoliosTable;
@@ -488,6 +575,8 @@ export interface Database {
   demoOrders: DemoOrdersTable;
   demoPositions: DemoPositionsTable;
   demoTrades: DemoTradesTable;
+  demoOvernightFees: DemoOvernightFeesTable;
+  demoPositionTaxes: DemoPositionTaxesTable;
   idempotencyKeys: IdempotencyKeysTable;
   posts: PostsTable;
   postTags: PostTagsTable;

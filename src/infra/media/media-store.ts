@@ -27,7 +27,7 @@ export interface MediaStore {
 
 const SAFE_KEY = /^[A-Za-z0-9_-]{1,100}$/;
 
-function checkedKey(key: string): string {
+export function checkedKey(key: string): string {
   if (!SAFE_KEY.test(key)) throw new Error(`Not a media key: ${JSON.stringify(key)}`);
   return key;
 }

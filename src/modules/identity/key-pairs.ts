@@ -4,7 +4,7 @@ import { actorLabel } from "../../core/audit.js";
 import { isoNow } from "../../core/clock.js";
 import { AppError } from "../../core/errors.js";
 import { hashSecret, newId, newSecret } from "../../core/ids.js";
-import { normalizeScope, withPrefix } from "../../core/scopes.js";
+import { normalizeScope, OPERATOR_SCOPE, withPrefix } from "../../core/scopes.js";
 import { recordAudit } from "../audit/record-audit.js";
 import { type Ctx, transact } from "../context.js";
 import { identityRepository, type KeyPairRow } from "./identity.repository.js";
@@ -15,6 +15,11 @@ export interface CreateKeyPairInput {
   scopes: readonly string[];
   environment?: string | undefined;
   appName?: string | undefined;
+  /**
+   * The operator's key pair (docs/decisions/0149): it also holds OPERATOR_SCOPE, which `scopes`
+   * can never name. Only the CLI's `sandbox operator-key` (and tests) set it.
+   */
+  operator?: boolean | undefined;
 }
 
 /** The secrets appear here once; only their hashes are stored. */
@@ -61,7 +66,9 @@ export async function createKeyPair(ctx: Ctx, input: CreateKeyPairInput): Promis
   if (environment !== "demo" && environment !== "real") {
     throw new AppError("ValidationFailed", `environment must be demo or real (got "${input.environment}")`);
   }
-  const scopes = parseScopes(input.scopes, ctx.config.scopePrefix);
+  const scopes = input.operator
+    ? [...(input.scopes.length > 0 ? parseScopes(input.scopes, ctx.config.scopePrefix) : []), OPERATOR_SCOPE]
+    : parseScopes(input.scopes, ctx.config.scopePrefix);
   const appName = input.appName?.trim() || "sandbox";
   const user = await resolveUser(ctx.db.kysely, input.user);
   const apiKey = newSecret("sta_ak");

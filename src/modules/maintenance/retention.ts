@@ -3,6 +3,7 @@ import { purgeAudit } from "../audit/list-audit.js";
 import { type Deps, withActor } from "../context.js";
 import { purgeUnreferencedMedia } from "../media/purge-media.js";
 import { purgeExpiredOAuthState } from "../oauth/purge-expired.js";
+import { chargeOvernightFees } from "../trading/costs/charge-overnight-fees.js";
 import { purgeIdempotencyKeys } from "../trading/purge-idempotency-keys.js";
 import { persistTrailingStops } from "../trading/triggers.js";
 
@@ -16,6 +17,8 @@ export interface RetentionReport {
   auditEvents: number;
   /** Uploads no post or comment referenced within a day, deleted with their files. */
   media: number;
+  /** Overnight fees charged (position × rollover) by this pass (decision 0132). */
+  overnightFees: number;
 }
 
 /**
@@ -29,7 +32,8 @@ export async function runRetention(deps: Deps): Promise<RetentionReport> {
   const oauth = await purgeExpiredOAuthState(ctx);
   const auditEvents = await purgeAudit(ctx);
   const media = await purgeUnreferencedMedia(ctx);
-  return { trailingStopsSaved, idempotencyKeys, ...oauth, auditEvents, media };
+  const overnightFees = (await chargeOvernightFees(deps)).charged;
+  return { trailingStopsSaved, idempotencyKeys, ...oauth, auditEvents, media, overnightFees };
 }
 
 /**

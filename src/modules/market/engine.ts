@@ -8,6 +8,8 @@ import type {
   PriceSource,
   Quote,
   TickListener,
+  TickOptions,
+  TwoSidedPrice,
 } from "../../core/market.js";
 import { CandleSeries } from "./candles.js";
 import { RandomWalkSource } from "./price-sources.js";
@@ -41,6 +43,8 @@ export interface EngineOptions {
   leadership?: Leadership;
   /** Told how late (ms) each timed tick started against its schedule (the metrics' tick lag). */
   onTickLag?: (lateMs: number) => void;
+  /** Whether an instrument's market trades at an instant (market hours); without it always. */
+  isOpen?: (instrument: PricedInstrument, at: Date) => boolean;
 }
 
 const round = (value: number, precision: number) => {
@@ -69,6 +73,9 @@ export class MarketEngine implements Market {
   private readonly leadership: Leadership | undefined;
   private readonly onTickLag: ((lateMs: number) => void) | undefined;
   private leading = false;
+  private readonly isOpen: ((instrument: PricedInstrument, at: Date) => boolean) | undefined;
+  /** Instruments a tick found closed: their price stands still until their market opens. */
+  private readonly closed = new Set<number>();
   /** Names this engine in its broadcasts, so that it skips its own. */
   readonly id = randomUUID();
 
@@ -81,6 +88,7 @@ export class MarketEngine implements Market {
     this.onError = opts.onError ?? (() => {});
     this.leadership = opts.leadership;
     this.onTickLag = opts.onTickLag;
+    this.isOpen = opts.isOpen;
     this.source = new RandomWalkSource(settings.seed, settings.volatility);
   }
 
@@ -115,6 +123,19 @@ export class MarketEngine implements Market {
     }
   }
 
+  /**
+   * Every priced instrument back at its seed price with fresh candles (the sandbox's world reset);
+   * the step goes on, so price ids keep increasing.
+   */
+  restartPrices(): void {
+    const date = this.clock.now();
+    for (const state of this.states.values()) {
+      state.quote = this.quoteFor(state.instrument, state.instrument.priceSeed, date.toISOString());
+      state.candles = new CandleSeries();
+      state.candles.add(date.getTime(), state.quote.mid);
+    }
+  }
+
   has(instrumentId: number): boolean {
     return this.states.has(instrumentId);
   }
@@ -132,9 +153,9 @@ export class MarketEngine implements Market {
   }
 
   /** One tick of the feed; resolves when every listener has run. Ticks never overlap. */
-  async tick(): Promise<Quote[]> {
+  async tick(options: TickOptions = {}): Promise<Quote[]> {
     while (this.running) await this.running;
-    const work = this.runTick();
+    const work = this.runTick(options);
     this.running = work;
     try {
       return await work;
@@ -143,19 +164,36 @@ export class MarketEngine implements Market {
     }
   }
 
-  private async runTick(): Promise<Quote[]> {
+  private async runTick(options: TickOptions): Promise<Quote[]> {
     this.step += 1;
     const now = this.clock.now();
     const date = now.toISOString();
     const moved: Quote[] = [];
+    const reopened = new Set<number>();
     for (const state of this.states.values()) {
-      const next = this.source.next(state.instrument, state.quote.mid, this.step);
-      if (next === undefined || !(next > 0) || !Number.isFinite(next)) continue;
-      state.quote = this.quoteFor(state.instrument, next, date);
+      const id = state.instrument.instrumentId;
+      if (options.only && !options.only.has(id)) continue;
+      if (this.isOpen && !this.isOpen(state.instrument, now)) {
+        this.closed.add(id);
+        continue;
+      }
+      if (this.closed.delete(id)) reopened.add(id);
+      const next = this.source.next(state.instrument, state.quote.mid, this.step, options);
+      if (next === undefined) continue;
+      if (typeof next === "object") {
+        const quote = this.twoSided(state.instrument, next, date);
+        if (!quote) continue;
+        state.quote = quote;
+      } else {
+        if (!(next > 0) || !Number.isFinite(next)) continue;
+        state.quote = this.quoteFor(state.instrument, next, date);
+      }
       state.candles.add(now.getTime(), state.quote.mid);
       moved.push(state.quote);
     }
-    for (const listener of this.listeners) await listener(moved, { step: this.step, applied: false });
+    const info =
+      reopened.size > 0 ? { step: this.step, applied: false, reopened } : { step: this.step, applied: false };
+    for (const listener of this.listeners) await listener(moved, info);
     return moved;
   }
 
@@ -242,6 +280,15 @@ export class MarketEngine implements Market {
 
   candles(instrumentId: number, interval: CandleInterval, count: number, direction: "asc" | "desc"): Candle[] {
     return this.states.get(instrumentId)?.candles.recent(interval, count, direction) ?? [];
+  }
+
+  /** An exact bid and ask, rounded to the precision; none unless both are positive with ask ≥ bid. */
+  private twoSided(instrument: PricedInstrument, price: TwoSidedPrice, date: string): Quote | undefined {
+    const bid = round(price.bid, instrument.precision);
+    const ask = round(price.ask, instrument.precision);
+    if (!(bid > 0) || !(ask >= bid) || !Number.isFinite(ask)) return undefined;
+    const mid = round((bid + ask) / 2, instrument.precision + 2);
+    return { instrumentId: instrument.instrumentId, bid, ask, mid, date, priceRateId: this.step };
   }
 
   private quoteFor(instrument: PricedInstrument, rawMid: number, date: string): Quote {

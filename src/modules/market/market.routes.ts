@@ -3,6 +3,7 @@ import { api } from "../../http/access.js";
 import type { App } from "../../http/app-type.js";
 import { errorResponse, Int32Id } from "../../http/schemas.js";
 import { type Deps, withActor } from "../context.js";
+import { registerDiscoveryRoutes } from "./discovery/discovery.routes.js";
 import { findInstruments } from "./find-instruments.js";
 import {
   CandlesParams,
@@ -16,6 +17,7 @@ import {
 } from "./market.schemas.js";
 import { avatarSvg, toCandles, toInstrumentDisplayData, toRate, toSearchItem } from "./market.view.js";
 import { getCandles, getInstruments, getRates, MARKET_DATA_SCOPES, searchMarket } from "./market-data.js";
+import { registerReferenceDataRoutes } from "./reference-data/reference-data.routes.js";
 
 /** `1, 2,3` → [1, 2, 3]; the schema has already checked the shape. */
 const ids = (text: string | undefined) =>
@@ -164,4 +166,7 @@ export function registerMarketRoutes(app: App, deps: Deps): void {
         .send(avatarSvg(instrument, size));
     },
   });
+
+  registerReferenceDataRoutes(app, deps);
+  registerDiscoveryRoutes(app, deps);
 }

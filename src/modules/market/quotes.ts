@@ -13,6 +13,7 @@ export const toPriced = (i: InstrumentDetail): PricedInstrument => ({
   priceSeed: i.priceSeed,
   precision: i.precision,
   volatilityFactor: factorByAssetType.get(i.assetTypeId) ?? 1,
+  exchangeId: i.exchangeId,
 });
 
 /**

@@ -1,3 +1,4 @@
+import { invalid } from "../../core/errors.js";
 import type { Executor } from "../../infra/db/executor.js";
 import type { Deps } from "../context.js";
 import { extensionOfMime, ownMediaFile, parseMediaFile } from "./media.js";
@@ -48,7 +49,15 @@ export async function checkMediaReferences(
   return found;
 }
 
-/** Marks uploads as referenced (by a post or comment written in `trx`): retention keeps them. */
+/**
+ * Marks uploads as referenced (by a post or comment written in `trx`): retention keeps them. An
+ * upload the retention job deleted after `checkMediaReferences` saw it fails the write (422), so
+ * no post names a file that is gone: the mark locks the row (PostgreSQL) or runs in the one writer
+ * (SQLite), and the purge deletes only rows still unreferenced.
+ */
 export async function markMediaReferenced(trx: Executor, ids: readonly string[], now: string): Promise<void> {
-  await mediaRepository(trx).markReferenced(ids, now);
+  const kept = await mediaRepository(trx).markReferenced(ids, now);
+  if (kept < ids.length) {
+    throw invalid("attachments", "must name uploaded files; an upload it names was deleted (unused for a day)");
+  }
 }

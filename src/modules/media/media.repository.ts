@@ -15,14 +15,15 @@ export function mediaRepository(db: Executor) {
       if (ids.length === 0) return Promise.resolve([]);
       return db.selectFrom("attachments").selectAll().where("id", "in", ids).execute();
     },
-    async markReferenced(ids: readonly string[], now: string): Promise<void> {
-      if (ids.length === 0) return;
-      await db
+    /** Marks the uploads referenced (keeping an earlier mark); returns how many still exist. */
+    async markReferenced(ids: readonly string[], now: string): Promise<number> {
+      if (ids.length === 0) return 0;
+      const result = await db
         .updateTable("attachments")
-        .set({ referencedAt: now })
+        .set((eb) => ({ referencedAt: eb.fn.coalesce("referencedAt", eb.val(now)) }))
         .where("id", "in", ids)
-        .where("referencedAt", "is", null)
-        .execute();
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
     },
     unreferencedBefore(cutoff: string, limit: number): Promise<Pick<MediaRow, "id" | "storageKey">[]> {
       return db

@@ -34,6 +34,13 @@ export const NOTIFICATION_KINDS = {
     section: "Trading",
     aggregatable: false,
   },
+  entryOrder: {
+    notificationType: "EntryOrder",
+    category: "Trading",
+    subCategory: "DemoOrder",
+    section: "Trading",
+    aggregatable: false,
+  },
   priceAlert: {
     notificationType: "PriceAlert",
     category: "Trading",

@@ -1,7 +1,13 @@
 import type { Deps } from "../context.js";
 import { notify } from "./notify.js";
 import { registerSocialSubscribers } from "./social-subscribers.js";
-import { newIdFromPosition, positionClosedMessage, priceAlertMessage } from "./trading-messages.js";
+import {
+  entryOrderMessage,
+  newIdFromOrder,
+  newIdFromPosition,
+  positionClosedMessage,
+  priceAlertMessage,
+} from "./trading-messages.js";
 
 /** Turns domain events into notifications. Runs after the publishing transaction commits. */
 export function registerNotificationSubscribers(deps: Deps): void {
@@ -33,6 +39,18 @@ export function registerNotificationSubscribers(deps: Deps): void {
       message: positionClosedMessage(event),
       actionLink: "/api/v1/trading/info/trade/demo/history",
       correlationId: newIdFromPosition(event.positionId),
+      publishDate: event.occurredAt,
+    });
+  });
+  // The owner is told what the book did on their behalf; a cancel is their own act (not told).
+  deps.bus.subscribe("EntryOrderEnded", async (event) => {
+    if (event.outcome === "cancelled") return;
+    await notify(deps, {
+      userId: event.userId,
+      kind: "entryOrder",
+      message: entryOrderMessage(event),
+      actionLink: `/api/v2/trading/info/demo/orders:lookup?orderId=${event.orderId}`,
+      correlationId: newIdFromOrder(event.orderId),
       publishDate: event.occurredAt,
     });
   });

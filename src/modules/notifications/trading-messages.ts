@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { PositionClosed, PriceAlertTriggered } from "../../core/events.js";
+import type { EntryOrderEnded, PositionClosed, PriceAlertTriggered } from "../../core/events.js";
 
 const WHO: Record<PositionClosed["reason"], string> = {
   Manual: "You closed",
@@ -26,4 +26,18 @@ export function newIdFromPosition(positionId: number): string {
 export function priceAlertMessage(e: PriceAlertTriggered): string {
   const moved = e.direction === "above" ? "rose" : "fell";
   return `${e.symbol || `Instrument ${e.instrumentId}`} ${moved} to your price alert at ${e.targetPrice} (bid ${e.price}).`;
+}
+
+/** "Your entry order 41 to buy AAPL at 180 executed at 179.95 (position 42)." */
+export function entryOrderMessage(e: EntryOrderEnded): string {
+  const what = `Your entry order ${e.orderId} to ${e.isBuy ? "buy" : "sell"} ${e.symbol || `instrument ${e.instrumentId}`} at ${e.triggerRate}`;
+  if (e.outcome === "executed") return `${what} executed at ${e.rate} (position ${e.positionId}).`;
+  if (e.outcome === "rejected") return `${what} was rejected when the price reached it: ${e.reason}.`;
+  return `${what} expired.`;
+}
+
+/** A stable uuid-shaped correlation id per order (an entry order's notifications group by it). */
+export function newIdFromOrder(orderId: number): string {
+  const h = createHash("sha256").update(`order:${orderId}`).digest("hex");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }

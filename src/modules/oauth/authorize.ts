@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { isoNow } from "../../core/clock.js";
 import { hashSecret } from "../../core/ids.js";
-import { SCOPES, type Scope } from "../../core/scopes.js";
+import { SCOPES, type GrantableScope as Scope } from "../../core/scopes.js";
 import type { Deps } from "../context.js";
 import { redirectUriMatches, redirectUrisOf } from "./clients.js";
 import { oauthRepository } from "./oauth.repository.js";

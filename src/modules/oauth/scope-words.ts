@@ -1,4 +1,4 @@
-import { normalizeScope, type Scope, withPrefix } from "../../core/scopes.js";
+import { normalizeScope, type GrantableScope as Scope, withPrefix } from "../../core/scopes.js";
 
 /**
  * A space-separated OAuth `scope` → bare scopes, or the unknown ones. Scopes are accepted with

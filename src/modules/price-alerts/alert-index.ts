@@ -56,6 +56,11 @@ export class AlertIndex {
     return this.watched.has(alertId);
   }
 
+  /** Forgets every alert (the sandbox's world reset, before the index is loaded again). */
+  clear(): void {
+    for (const alertId of [...this.watched.keys()]) this.remove(alertId);
+  }
+
   /** Watches an alert, replacing what was watched under its id. */
   add(alert: WatchedAlert): void {
     this.remove(alert.alertId);

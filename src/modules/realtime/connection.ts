@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { UserActor } from "../../core/actor.js";
+import type { KeyPairRevoked, OAuthGrantRevoked } from "../../core/events.js";
 import type { Deps } from "../context.js";
 import { findInstrumentDetails } from "../market/find-instruments.js";
 import { currentQuotes } from "../market/quotes.js";
@@ -33,6 +34,8 @@ class Refusal extends Error {
 }
 
 const MAX_KEY_LENGTH = 512;
+/** RFC 6455's close code for a policy the client broke or no longer meets. */
+const POLICY_VIOLATION = 1008;
 
 /**
  * One socket's session: the protocol's state machine. Requests are handled one at a time, in
@@ -52,12 +55,16 @@ export class Connection implements Subscriber {
   private windowStart = 0;
   private windowCount = 0;
   private ended = false;
+  /** The access token a bearer-authenticated socket presented: checked again when a grant is revoked. */
+  private bearerToken: string | undefined;
 
+  /** @param onAuthenticated told once, when Authenticate succeeds (the server's pending count). */
   constructor(
     private readonly deps: Deps,
     private readonly auth: RealtimeAuthenticators,
     sink: Sink,
     private readonly closeSocket: (code: number, reason: string) => void,
+    private readonly onAuthenticated: () => void = () => {},
   ) {
     const settings = deps.config.realtime;
     this.outbox = new Outbox(sink, settings.bufferBytes, settings.maxQueuedEvents);
@@ -113,6 +120,29 @@ export class Connection implements Subscriber {
     this.hub.remove(this, this.instruments);
     if (this.actor) this.hub.release(this.actor.userId, this.id);
     this.stopPrivate();
+  }
+
+  /**
+   * A credential of this socket's user was revoked (decision 0118). A revoked key pair ends the
+   * sockets it authenticated; a revoked grant, the bearer sockets whose token no longer verifies
+   * (checked once the bearer cache has dropped the grant: its handler runs on the same event).
+   */
+  credentialRevoked(event: KeyPairRevoked | OAuthGrantRevoked): void {
+    const actor = this.actor;
+    if (!actor || this.ended) return;
+    if (event.type === "KeyPairRevoked") {
+      if (actor.via === "key-pair" && actor.credentialId === event.keyPairId) {
+        this.closeSocket(POLICY_VIOLATION, "The key pair was revoked");
+      }
+      return;
+    }
+    const token = this.bearerToken;
+    const bearer = this.auth.bearer;
+    if (actor.via !== "oauth" || token === undefined || !bearer) return;
+    setImmediate(async () => {
+      const result = await bearer(token).catch(() => ({ refused: "unverifiable" }));
+      if ("refused" in result && !this.ended) this.closeSocket(POLICY_VIOLATION, "The access token was revoked");
+    });
   }
 
   /** When no socket of the user listens to `private` here any more, its trailing stops are not watched. */
@@ -172,10 +202,12 @@ export class Connection implements Subscriber {
         ),
       );
       // After the reply has been written.
-      setImmediate(() => this.closeSocket(1008, "Too many connections for this user"));
+      setImmediate(() => this.closeSocket(POLICY_VIOLATION, "Too many connections for this user"));
       return;
     }
     this.actor = actor;
+    if (typeof data.accessToken === "string") this.bearerToken = data.accessToken;
+    this.onAuthenticated();
     this.hub.authenticated(this, actor.userId);
     this.outbox.reply(success(request.id, request.operation));
   }
@@ -265,7 +297,9 @@ export class Connection implements Subscriber {
       const quote = this.hub.lastPushed(id) ?? quotes.get(id)!;
       const closing =
         this.deps.market.candles(id, "OneDay", 2, "desc")[1]?.close ?? details.get(id)?.priceSeed ?? quote.mid;
-      this.outbox.rate(id, `instrument:${id}`, rateSnapshot(quote, closing), undefined, SNAPSHOT_TYPE);
+      const detail = details.get(id);
+      const open = detail ? this.deps.marketHours.isOpen(detail.exchangeId, this.deps.clock.now()) : true;
+      this.outbox.rate(id, `instrument:${id}`, rateSnapshot(quote, closing, open), undefined, SNAPSHOT_TYPE);
     }
   }
 

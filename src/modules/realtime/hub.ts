@@ -1,20 +1,26 @@
 import { randomUUID } from "node:crypto";
+import type { UserActor } from "../../core/actor.js";
+import type { KeyPairRevoked, OAuthGrantRevoked } from "../../core/events.js";
 import type { Quote } from "../../core/market.js";
 import { MemoryPresence, type Presence } from "../../infra/presence/presence.js";
 import type { Deps } from "../context.js";
 import type { Outbox } from "./outbox.js";
 import type { PositionUpdates } from "./position-updates.js";
-import { NOTIFICATION_TYPE, privateMessageOf } from "./private-events.js";
+import { NOTIFICATION_TYPE, PRICE_ALERT_TYPE, priceAlertMessageOf, privateMessageOf } from "./private-events.js";
 import { message } from "./protocol.js";
 import { RATE_TYPE, rateDelta } from "./rates.js";
+import { hearsPriceAlerts } from "./topics.js";
 
 /** What the hub knows of one socket. */
 export interface Subscriber {
   readonly outbox: Outbox;
   /** Set once authenticated. */
   readonly userId: string | undefined;
+  readonly actor: UserActor | undefined;
   readonly private: boolean;
   readonly notifications: boolean;
+  /** A credential of its user was revoked: the socket ends if it authenticated with it. */
+  credentialRevoked(event: KeyPairRevoked | OAuthGrantRevoked): void;
 }
 
 /**
@@ -136,13 +142,24 @@ export class RealtimeHub {
     }
   }
 
-  /** A message for every socket of `userId` that listens to the topic. */
-  toUser(userId: string, topic: "private" | "notifications", type: string, content: unknown): void {
+  /** Tells every socket of the event's user that one of its credentials was revoked. */
+  credentialRevoked(event: KeyPairRevoked | OAuthGrantRevoked): void {
+    for (const socket of this.byUser.get(event.userId) ?? []) socket.credentialRevoked(event);
+  }
+
+  /** A message for every socket of `userId` that listens to the topic (and, if given, passes `to`). */
+  toUser(
+    userId: string,
+    topic: "private" | "notifications",
+    type: string,
+    content: unknown,
+    to?: (socket: Subscriber) => boolean,
+  ): void {
     const set = this.byUser.get(userId);
     if (!set) return;
     let serialized: string | undefined;
     for (const socket of set) {
-      if (!socket[topic]) continue;
+      if (!socket[topic] || (to && !to(socket))) continue;
       serialized ??= message(topic, type, content);
       socket.outbox.push(serialized);
     }
@@ -180,6 +197,12 @@ export function registerRealtimeFeeds(deps: Deps): void {
       });
     }
   });
+  deps.bus.subscribeEverywhere("PositionExitsChanged", (event) => deps.positionUpdates.exitsChanged(deps, event));
+  deps.bus.subscribeEverywhere("PriceAlertTriggered", (event) =>
+    hub.toUser(event.userId, "private", PRICE_ALERT_TYPE, priceAlertMessageOf(event), (s) => hearsPriceAlerts(s.actor)),
+  );
+  deps.bus.subscribeEverywhere("KeyPairRevoked", (event) => hub.credentialRevoked(event));
+  deps.bus.subscribeEverywhere("OAuthGrantRevoked", (event) => hub.credentialRevoked(event));
   deps.bus.subscribeEverywhere("NotificationCreated", (event) =>
     hub.toUser(event.userId, "notifications", NOTIFICATION_TYPE, event.item),
   );

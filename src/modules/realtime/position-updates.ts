@@ -1,4 +1,5 @@
 import type { UserActor } from "../../core/actor.js";
+import type { PositionExitsChanged } from "../../core/events.js";
 import { type Deps, withActor } from "../context.js";
 import { getPortfolio } from "../trading/read-account.js";
 
@@ -16,11 +17,12 @@ interface Watched {
 }
 
 /**
- * `Trading.PositionUpdate` when a position's stop-loss moves: today only a trailing stop moves it
- * (no operation edits stop-loss or take-profit after opening; decision 0113). Watched are the
- * trailing positions of users with a `private` socket on this instance; after every tick (the
- * triggers' index is in step on every instance, decision 0050) each whose level moved is told,
- * with the level the portfolio shows as `stopLossRate`.
+ * `Trading.PositionUpdate` when a position's exits change: its owner changed them
+ * (`PATCH /api/v2/trading/execution/demo/positions/{positionId}`, decision 0126), or a trailing
+ * stop moved with the price (decision 0113). Watched are the trailing positions of users with a
+ * `private` socket on this instance; after every tick (the triggers' index is in step on every
+ * instance, decision 0050) each whose level moved is told, with the level the portfolio shows as
+ * `stopLossRate`.
  */
 export class PositionUpdates {
   private readonly watched = new Map<number, Watched>();
@@ -55,6 +57,22 @@ export class PositionUpdates {
     for (const [id, w] of this.watched) if (w.userId === userId) this.watched.delete(id);
   }
 
+  /** The owner changed a position's exits (on any instance): told at once, and watched if it now trails. */
+  exitsChanged(deps: Deps, e: PositionExitsChanged): void {
+    this.forget(e.positionId);
+    const levels = {
+      userId: e.userId,
+      positionId: e.positionId,
+      cid: e.cid,
+      instrumentId: e.instrumentId,
+      isBuy: e.isBuy,
+      takeProfitRate: e.takeProfitRate,
+      stopLossRate: e.stopLossRate,
+    };
+    if (e.isTslEnabled && deps.realtime.listensPrivate(e.userId)) this.watch(levels);
+    deps.realtime.toUser(e.userId, "private", POSITION_UPDATE_TYPE, updateOf(levels, e.isTslEnabled, e.occurredAt));
+  }
+
   /** After a tick: tells each watched position's owner of a moved level. */
   afterTick(deps: Deps): void {
     if (this.watched.size === 0) return;
@@ -64,19 +82,22 @@ export class PositionUpdates {
       const stop = index.currentStop(w.positionId);
       if (stop === undefined || stop === w.stopLossRate) continue;
       w.stopLossRate = stop;
-      hub.toUser(w.userId, "private", POSITION_UPDATE_TYPE, {
-        PositionID: w.positionId,
-        OrderID: w.positionId,
-        CID: w.cid,
-        InstrumentID: w.instrumentId,
-        IsBuy: w.isBuy,
-        StopLossRate: stop,
-        TakeProfitRate: w.takeProfitRate,
-        IsTslEnabled: true,
-        IsNoStopLoss: false,
-        IsNoTakeProfit: w.takeProfitRate === 0,
-        Date: deps.clock.now().toISOString(),
-      });
+      hub.toUser(w.userId, "private", POSITION_UPDATE_TYPE, updateOf(w, true, deps.clock.now().toISOString()));
     }
   }
 }
+
+/** The message's content (decision 0113): upstream's names, the levels the portfolio shows. */
+const updateOf = (w: Watched, isTslEnabled: boolean, date: string) => ({
+  PositionID: w.positionId,
+  OrderID: w.positionId,
+  CID: w.cid,
+  InstrumentID: w.instrumentId,
+  IsBuy: w.isBuy,
+  StopLossRate: w.stopLossRate,
+  TakeProfitRate: w.takeProfitRate,
+  IsTslEnabled: isTslEnabled,
+  IsNoStopLoss: w.stopLossRate === 0,
+  IsNoTakeProfit: w.takeProfitRate === 0,
+  Date: date,
+});

@@ -1,4 +1,4 @@
-import type { CloseReason, ExecutedOrder } from "../../core/events.js";
+import type { CloseReason, ExecutedOrder, PriceAlertTriggered } from "../../core/events.js";
 
 /**
  * The `private` topic's content (upstream-websocket.md §3.2): upstream's field names with JSON
@@ -78,3 +78,20 @@ export function privateMessageOf(order: ExecutedOrder): { type: string; content:
 
 /** Our `notifications` extension: the REST list's item, as its content. */
 export const NOTIFICATION_TYPE = "Notifications.Notification.Created";
+
+/**
+ * Ours, on `private` to sockets whose credential reads price alerts (decision 0121): an alert of
+ * the caller fired. Upstream has no such message; clients that know only upstream's `Trading.*`
+ * types pass over it.
+ */
+export const PRICE_ALERT_TYPE = "PriceAlerts.Alert.Triggered";
+
+export const priceAlertMessageOf = (event: PriceAlertTriggered) => ({
+  alertId: event.alertId,
+  instrumentId: event.instrumentId,
+  symbol: event.symbol,
+  targetPrice: event.targetPrice,
+  direction: event.direction,
+  triggeredPrice: event.price,
+  triggeredAt: event.occurredAt,
+});

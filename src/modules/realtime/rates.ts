@@ -39,11 +39,11 @@ export function rateDelta(quote: Quote, previous: Quote | undefined): RateFields
 }
 
 /**
- * The full state sent first on `snapshot: true`, with upstream's snapshot-only fields. The
- * simulated market never closes; the official closing price is the close of the last whole day
+ * The full state sent first on `snapshot: true`, with upstream's snapshot-only fields.
+ * `IsMarketOpen` / `IsExchangeOpen` follow the market hours (decision 0128); the official closing price is the close of the last whole day
  * the engine priced, else the catalog's seed price.
  */
-export function rateSnapshot(quote: Quote, officialClosingPrice: number): RateFields {
+export function rateSnapshot(quote: Quote, officialClosingPrice: number, marketOpen = true): RateFields {
   const id = text(quote.instrumentId);
   return {
     InstrumentID: id,
@@ -57,8 +57,8 @@ export function rateSnapshot(quote: Quote, officialClosingPrice: number): RateFi
     IsInstrumentActive: "true",
     OfficialClosingPrice: text(officialClosingPrice),
     IsOfficialClosingPrice: "False",
-    IsMarketOpen: "true",
-    IsExchangeOpen: "true",
+    IsMarketOpen: String(marketOpen),
+    IsExchangeOpen: String(marketOpen),
     AllowBuy: "true",
     AllowSell: "true",
     InstrumentId: id,

@@ -31,6 +31,9 @@ export function createRealtimeServer(deps: Deps, auth: RealtimeAuthenticators): 
     handleProtocols: () => false,
   });
   const alive = new WeakMap<WebSocket, boolean>();
+  const { authTimeoutSeconds, maxUnauthenticated } = deps.config.realtime;
+  /** Sockets that have not authenticated yet (decision 0118). */
+  let unauthenticated = 0;
 
   wss.on("connection", (ws: WebSocket) => {
     let cut: NodeJS.Timeout | undefined;
@@ -38,6 +41,22 @@ export function createRealtimeServer(deps: Deps, auth: RealtimeAuthenticators): 
       ws.close(code, reason);
       cut ??= setTimeout(() => ws.terminate(), CLOSE_GRACE_MS);
       cut.unref();
+    };
+    unauthenticated += 1;
+    let pending = true;
+    const deadline =
+      authTimeoutSeconds > 0
+        ? setTimeout(
+            () => closeSocket(1008, `Authenticate within ${authTimeoutSeconds} seconds`),
+            authTimeoutSeconds * 1000,
+          )
+        : undefined;
+    deadline?.unref();
+    const admitted = () => {
+      if (!pending) return;
+      pending = false;
+      unauthenticated -= 1;
+      if (deadline) clearTimeout(deadline);
     };
     const connection = new Connection(
       deps,
@@ -53,6 +72,7 @@ export function createRealtimeServer(deps: Deps, auth: RealtimeAuthenticators): 
         },
       },
       closeSocket,
+      admitted,
     );
     alive.set(ws, true);
     ws.on("pong", () => alive.set(ws, true));
@@ -63,6 +83,7 @@ export function createRealtimeServer(deps: Deps, auth: RealtimeAuthenticators): 
     ws.on("error", (error) => deps.log.debug({ err: error }, "realtime socket error"));
     ws.on("close", () => {
       if (cut) clearTimeout(cut);
+      admitted();
       connection.end();
     });
   });
@@ -86,6 +107,12 @@ export function createRealtimeServer(deps: Deps, auth: RealtimeAuthenticators): 
 
   return {
     handleUpgrade(request, socket, head) {
+      if (unauthenticated >= maxUnauthenticated) {
+        socket.end(
+          "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\nConnection: close\r\nContent-Length: 0\r\n\r\n",
+        );
+        return;
+      }
       wss.handleUpgrade(request, socket, head, (ws) => wss.emit("connection", ws, request));
     },
     async close() {

@@ -2,6 +2,7 @@ import type { UserActor } from "../../core/actor.js";
 import { isAdmitted } from "../../core/scopes.js";
 import { MARKET_DATA_SCOPES } from "../market/market-data.js";
 import { LIST_NOTIFICATIONS_SCOPES } from "../notifications/list-notifications.js";
+import { PRICE_ALERTS_READ } from "../price-alerts/price-alerts.view.js";
 import { READ_SCOPES } from "../trading/demo-account.js";
 
 /**
@@ -43,3 +44,7 @@ export const mayUseChannel = (actor: UserActor): boolean =>
   (Object.keys(SCOPES) as Topic["kind"][]).some((kind) => mayRead(actor, kind));
 
 export const scopesOf = (kind: Topic["kind"]): readonly string[] => SCOPES[kind];
+
+/** Whether a `private` socket also hears its user's price alerts fire (they need a price-alerts scope). */
+export const hearsPriceAlerts = (actor: UserActor | undefined): boolean =>
+  actor !== undefined && isAdmitted(actor.scopes, PRICE_ALERTS_READ);

@@ -6,6 +6,7 @@ import type { CloseReason, DomainEvent } from "../../core/events.js";
 import { newId } from "../../core/ids.js";
 import { type Ctx, type Deps, transact, withActor } from "../context.js";
 import { findInstruments } from "../market/find-instruments.js";
+import { assertMarketOpen } from "../market/hours/market-open.js";
 import { currentQuotes } from "../market/quotes.js";
 import { ORDER_TYPE_CLOSE, STATUS_EXECUTED, TRADE_SCOPES } from "./demo-account.js";
 import { idempotently } from "./idempotency.js";
@@ -52,7 +53,8 @@ export async function closePosition(
   const before = await tradingRepository(ctx.db.kysely).findPosition(positionId);
   const instrumentId = before?.userId === actor.userId ? before.instrumentId : undefined;
   const quote = instrumentId ? (await currentQuotes(ctx, [instrumentId])).get(instrumentId) : undefined;
-  const symbol = instrumentId ? ((await findInstruments(ctx, [instrumentId])).get(instrumentId)?.symbol ?? "") : "";
+  const instrument = instrumentId ? (await findInstruments(ctx, [instrumentId])).get(instrumentId) : undefined;
+  const symbol = instrument?.symbol ?? "";
 
   return idempotently(
     ctx,
@@ -70,6 +72,8 @@ export async function closePosition(
           `must be the instrument of position ${positionId}, ${position.instrumentId}; got ${input.instrumentId}`,
         );
       }
+      // A close at market needs an open market, as an open does (decision 0129).
+      if (instrument) assertMarketOpen(ctx, instrument);
       // Not in the schema: positivity guards money for every caller, and the upper bound is the position's.
       const requested = input.unitsToDeduct ?? null;
       if (requested !== null && (!Number.isFinite(requested) || requested <= 0)) {
@@ -116,6 +120,27 @@ export async function closeByTrigger(
     const position = await repo.findPosition(positionId);
     if (position?.status !== "open") return null;
     return applyClose(ctx, repo, record, position, { units: position.units, rate, reason, symbol });
+  });
+}
+
+/**
+ * The operator's close (the sandbox's "close all positions", decision 0148): the whole position
+ * at the market now, a long at the bid and a short at the ask, as a client's close. Null when it
+ * was no longer open.
+ */
+export async function closeAtMarket(deps: Deps, positionId: number): Promise<ClosePositionResult | null> {
+  const ctx = withActor(deps, systemActor("sandbox"));
+  const before = await tradingRepository(ctx.db.kysely).findPosition(positionId);
+  if (before?.status !== "open") return null;
+  const quote = (await currentQuotes(ctx, [before.instrumentId])).get(before.instrumentId);
+  if (!quote) return null;
+  const symbol = (await findInstruments(ctx, [before.instrumentId])).get(before.instrumentId)?.symbol ?? "";
+  return transact(ctx, async (trx, record) => {
+    const repo = tradingRepository(trx);
+    const position = await repo.findPosition(positionId);
+    if (position?.status !== "open") return null;
+    const rate = position.isBuy === 1 ? quote.bid : quote.ask;
+    return applyClose(ctx, repo, record, position, { units: position.units, rate, reason: "Manual", symbol });
   });
 }
 

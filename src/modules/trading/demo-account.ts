@@ -14,7 +14,11 @@ export const ORDER_TYPE_CLOSE = 19;
 export const STATUS_EXECUTED = 1;
 
 /** A user's demo account, opened with the configured balance on first use. */
-export async function demoAccountOf(deps: Deps, repo: TradingRepository, actor: UserActor): Promise<AccountRow> {
+export async function demoAccountOf(
+  deps: Deps,
+  repo: TradingRepository,
+  actor: Pick<UserActor, "userId" | "gcid">,
+): Promise<AccountRow> {
   const now = isoNow(deps.clock);
   const existing = await repo.findAccount(actor.userId);
   if (existing) return existing;

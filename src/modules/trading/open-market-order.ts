@@ -2,13 +2,20 @@ import { requireUser } from "../../core/access.js";
 import type { UserActor } from "../../core/actor.js";
 import { isoNow } from "../../core/clock.js";
 import { invalid, listOf, type Problem, validationFailed } from "../../core/errors.js";
+import type { DomainEvent } from "../../core/events.js";
 import { newId } from "../../core/ids.js";
 import type { Quote } from "../../core/market.js";
+import type { Executor } from "../../infra/db/executor.js";
 import type { Ctx, Deps } from "../context.js";
 import { demoCidOf } from "../identity/identity.view.js";
 import { findInstruments, type Instrument } from "../market/find-instruments.js";
+import { assertMarketOpen } from "../market/hours/market-open.js";
 import { currentQuotes } from "../market/quotes.js";
+import { sdrtCents } from "./costs/costs-math.js";
+import { sdrtApplies } from "./costs/fee-schedule.js";
+import { overnightFeesRepository } from "./costs/overnight-fees.repository.js";
 import { demoAccountOf, ORDER_TYPE_OPEN, STATUS_EXECUTED, TRADE_SCOPES } from "./demo-account.js";
+import { slTpBandProblems } from "./eligibility/eligibility-rules.js";
 import { idempotently } from "./idempotency.js";
 import { amountForUnits, fromCents, toCents, unitsFor } from "./math.js";
 import { type TradingRepository, tradingRepository } from "./trading.repository.js";
@@ -59,11 +66,24 @@ export interface OpenOrderResult {
 
 const fmt = (n: number) => String(Number(n.toFixed(10)));
 
+export interface OpenOptions {
+  /**
+   * Runs in the open's transaction once the order and position are written (an entry order that
+   * fires marks itself executed here, so both commit or neither does; throwing rolls back the open).
+   */
+  onOpened?(trx: Executor, record: (event: DomainEvent) => void, order: OrderForOpen): Promise<void>;
+}
+
 /**
  * Opens a demo position at the current ask (long) or bid (short), debiting the margin in the
  * same transaction; at most once per x-request-id.
  */
-export async function openMarketOrder(ctx: Ctx, requestId: string, input: OpenOrderInput): Promise<OpenOrderResult> {
+export async function openMarketOrder(
+  ctx: Ctx,
+  requestId: string,
+  input: OpenOrderInput,
+  options: OpenOptions = {},
+): Promise<OpenOrderResult> {
   const actor = requireUser(ctx.actor, TRADE_SCOPES);
   // Read before the transaction: on SQLite the transaction holds the only connection.
   const instrument = (await findInstruments(ctx, [input.instrumentId])).get(input.instrumentId);
@@ -75,10 +95,24 @@ export async function openMarketOrder(ctx: Ctx, requestId: string, input: OpenOr
   return idempotently(ctx, { userId: actor.userId, requestId, operation, input }, async (trx, record) => {
     const repo = tradingRepository(trx);
     const plan = validate(input, instrument, quote);
-    if (!(await debit(ctx, repo, actor, plan.amountCents))) {
+    // Market hours and the stop-loss / take-profit bands (decisions 0129, 0131).
+    if (instrument) assertMarketOpen(ctx, instrument);
+    const bands = slTpBandProblems({
+      ...plan,
+      assetTypeId: instrument?.assetTypeId ?? 0,
+      isBuy: input.isBuy,
+      leverage: input.leverage,
+    });
+    if (bands.length > 0) throw validationFailed(bands);
+    // SDRT on buying real UK shares is taken with the margin (decision 0130).
+    const taxCents =
+      instrument && sdrtApplies(instrument.exchangeId, instrument.assetTypeId, input.isBuy, input.leverage)
+        ? sdrtCents(Math.round(plan.units * plan.rate * 100))
+        : 0;
+    if (!(await debit(ctx, repo, actor, plan.amountCents + taxCents))) {
       const account = await demoAccountOf(ctx, repo, actor);
       const cash = `the available cash, ${fmt(fromCents(account.cashCents))} USD`;
-      const cost = fmt(fromCents(plan.amountCents));
+      const cost = fmt(fromCents(plan.amountCents + taxCents));
       throw input.units === undefined
         ? invalid("amount", `must be at most ${cash}; got ${cost} USD`)
         : invalid("units", `must cost at most ${cash}; ${fmt(plan.units)} units cost ${cost} USD`);
@@ -109,6 +143,7 @@ export async function openMarketOrder(ctx: Ctx, requestId: string, input: OpenOr
       positionId: null,
       unitsToDeduct: null,
       token,
+      referenceId: requestId,
       openDateTime: now,
       lastUpdate: now,
     });
@@ -125,6 +160,9 @@ export async function openMarketOrder(ctx: Ctx, requestId: string, input: OpenOr
       version: 1,
       lastUpdate: now,
     });
+    if (taxCents > 0) {
+      await overnightFeesRepository(trx).recordTax({ positionId, userId: actor.userId, taxCents, chargedAt: now });
+    }
     record({
       type: "PositionOpened",
       userId: actor.userId,
@@ -183,6 +221,7 @@ export async function openMarketOrder(ctx: Ctx, requestId: string, input: OpenOr
       openDateTime: now,
       lastUpdate: now,
     };
+    await options.onOpened?.(trx, record, order);
     return { order, token };
   });
 }
@@ -256,6 +295,38 @@ export function validate(input: OpenOrderInput, instrument: Instrument | undefin
     );
   }
 
+  const exits = exitsFor(input, rate, closeSide, problems);
+  if (problems.length > 0) throw validationFailed(problems);
+  return {
+    instrumentId: instrument.instrumentId,
+    amountCents,
+    units,
+    requestedUnits: input.units === undefined ? null : units,
+    rate,
+    ...exits,
+  };
+}
+
+export interface Exits {
+  stopLossRate: number;
+  takeProfitRate: number;
+  isTslEnabled: boolean;
+  tslGap: number;
+}
+
+/**
+ * The stop-loss, take-profit and trailing rules of an order, against the price it would open at
+ * (`rate`) and close at (`closeSide`) now; also the rules of a change to an open position's exits.
+ */
+export function exitsFor(
+  input: Pick<
+    OrderTerms,
+    "isBuy" | "stopLossRate" | "takeProfitRate" | "isTslEnabled" | "isNoStopLoss" | "isNoTakeProfit"
+  >,
+  rate: number,
+  closeSide: number,
+  problems: Problem[],
+): Exits {
   const stopLossRate = rateOrNone(input.stopLossRate, "stopLossRate", problems);
   const takeProfitRate = rateOrNone(input.takeProfitRate, "takeProfitRate", problems);
   if (input.isNoStopLoss === true && stopLossRate > 0) {
@@ -289,18 +360,7 @@ export function validate(input: OpenOrderInput, instrument: Instrument | undefin
       problem: "needs a {stopLossRate}: a trailing stop-loss takes its distance from it",
     });
   }
-  if (problems.length > 0) throw validationFailed(problems);
-  return {
-    instrumentId: instrument.instrumentId,
-    amountCents,
-    units,
-    requestedUnits: input.units === undefined ? null : units,
-    rate,
-    stopLossRate,
-    takeProfitRate,
-    isTslEnabled,
-    tslGap: isTslEnabled ? Math.abs(closeSide - stopLossRate) : 0,
-  };
+  return { stopLossRate, takeProfitRate, isTslEnabled, tslGap: isTslEnabled ? Math.abs(closeSide - stopLossRate) : 0 };
 }
 
 /** null, absent and 0 all mean "none" (upstream reports none as 0); negatives are invalid. */

@@ -4,8 +4,10 @@ import { AppError } from "../../core/errors.js";
 import type { Quote } from "../../core/market.js";
 import type { Ctx, Deps } from "../context.js";
 import { currentQuotes } from "../market/quotes.js";
+import { overnightFeesRepository } from "./costs/overnight-fees.repository.js";
 import { demoAccountOf, ORDER_TYPE_OPEN, READ_SCOPES } from "./demo-account.js";
 import { pnlCents } from "./math.js";
+import { ordersRepository } from "./orders/orders.repository.js";
 import {
   type AccountRow,
   type OrderRow,
@@ -24,6 +26,10 @@ export interface PositionValue {
   /** Close-side price now: the bid for a long, the ask for a short. */
   closeRate: number;
   unrealizedPnlCents: number;
+  /** Overnight and weekend fees charged so far (already taken from the cash), cents. */
+  feesCents: number;
+  /** SDRT paid when it opened, cents. */
+  taxesCents: number;
 }
 
 export type CopyMirrorRow = Awaited<ReturnType<TradingRepository["copyMirrorsOf"]>>[number];
@@ -44,6 +50,8 @@ export interface Portfolio {
   unrealizedPnlCents: number;
   /** Cash the copies hold, not yet in a position. */
   mirrorCashCents: number;
+  /** Pending entry orders, oldest first. */
+  orders: OrderRow[];
 }
 
 /** The caller's demo account with every open position valued at the current close-side price. */
@@ -53,6 +61,8 @@ export async function getPortfolio(ctx: Ctx): Promise<Portfolio> {
   const account = await demoAccountOf(ctx, repo, actor);
   const rows = await repo.openPositionsOf(actor.userId);
   const quotes = await currentQuotes(ctx, [...new Set(rows.map((r) => r.instrumentId))]);
+  const fees = await overnightFeesRepository(ctx.db.kysely).totals(rows.map((r) => r.positionId));
+  const taxes = await overnightFeesRepository(ctx.db.kysely).taxes(rows.map((r) => r.positionId));
   const positions = rows.map((position): PositionValue => {
     const quote = quotes.get(position.instrumentId);
     const isBuy = position.isBuy === 1;
@@ -63,6 +73,8 @@ export async function getPortfolio(ctx: Ctx): Promise<Portfolio> {
       stopLossRate: currentStopOf(ctx, position),
       closeRate,
       unrealizedPnlCents: pnlCents(isBuy, position.units, position.openRate, closeRate, position.amountCents),
+      feesCents: fees.get(position.positionId) ?? 0,
+      taxesCents: taxes.get(position.positionId) ?? 0,
     };
   });
   const mirrors = await repo.copyMirrorsOf(actor.userId);
@@ -76,6 +88,7 @@ export async function getPortfolio(ctx: Ctx): Promise<Portfolio> {
     investedCents: positions.reduce((s, p) => s + p.position.amountCents, 0),
     unrealizedPnlCents: positions.reduce((s, p) => s + p.unrealizedPnlCents, 0),
     mirrorCashCents: mirrors.reduce((s, m) => s + m.availableCashCents, 0),
+    orders: await ordersRepository(ctx.db.kysely).pendingOf(actor.userId),
   };
 }
 
@@ -111,12 +124,20 @@ export async function getOrder(ctx: Ctx, orderId: number): Promise<OrderInfo> {
 export async function getTradeHistory(
   ctx: Ctx,
   query: { minDate?: string | undefined; page: number; pageSize: number },
-): Promise<TradeRow[]> {
+): Promise<(TradeRow & { feesCents: number })[]> {
   const actor = requireUser(ctx.actor, READ_SCOPES);
-  return tradingRepository(ctx.db.kysely).tradesOf(
+  const rows = await tradingRepository(ctx.db.kysely).tradesOf(
     actor.userId,
     query.minDate,
     query.pageSize,
     (query.page - 1) * query.pageSize,
   );
+  // A position's overnight fees show on its newest close (rows are newest first).
+  const fees = await overnightFeesRepository(ctx.db.kysely).totals([...new Set(rows.map((r) => r.positionId))]);
+  const shown = new Set<number>();
+  return rows.map((r) => {
+    const first = !shown.has(r.positionId);
+    shown.add(r.positionId);
+    return { ...r, feesCents: first ? (fees.get(r.positionId) ?? 0) : 0 };
+  });
 }

@@ -65,6 +65,7 @@ const ORDER_COLUMNS = [
   "positionId",
   "unitsToDeduct",
   "token",
+  "referenceId",
   "openDateTime",
   "lastUpdate",
 ] as const satisfies readonly (keyof Insertable<DemoOrdersTable>)[];
@@ -177,6 +178,24 @@ export const tradingRepository = (db: Executor) => ({
   async findAccount(userId: string): Promise<AccountRow | undefined> {
     const row = await db.selectFrom("demoAccounts").selectAll().where("userId", "=", userId).executeTakeFirst();
     return row && account(row);
+  },
+
+  /** Sets the cash (the sandbox's "set a demo balance", decision 0148). */
+  async setCash(userId: string, cents: number, at: string): Promise<void> {
+    await db
+      .updateTable("demoAccounts")
+      .set({ cashCents: cents, updatedAt: at })
+      .where("userId", "=", userId)
+      .execute();
+  },
+
+  /** Forgets a user's whole demo account: trades, positions, orders, requests and the account row. */
+  async deleteDemoAccount(userId: string): Promise<void> {
+    await db.deleteFrom("demoTrades").where("userId", "=", userId).execute();
+    await db.deleteFrom("demoPositions").where("userId", "=", userId).execute();
+    await db.deleteFrom("demoOrders").where("userId", "=", userId).execute();
+    await db.deleteFrom("idempotencyKeys").where("userId", "=", userId).execute();
+    await db.deleteFrom("demoAccounts").where("userId", "=", userId).execute();
   },
 
   /** Guarded debit: false (and nothing changed) when the cash does not cover it. */

@@ -1,5 +1,6 @@
 import { Type } from "typebox";
 import { BoundedNumber, Int32, Int32Id } from "../../http/schemas.js";
+import { PendingOrder } from "./orders/orders.schemas.js";
 
 /** Units, rates and USD amounts a request may carry: finite, and their products fit in cents. */
 const MAGNITUDE = 1e9;
@@ -190,7 +191,7 @@ const portfolioFields = {
   mirrors: Type.Array(Mirror, {
     description: "The caller's copies (agent portfolios and people), with their positions",
   }),
-  orders: emptyList("Pending limit orders (demo market orders execute at once)"),
+  orders: Type.Array(PendingOrder, { description: "Pending entry (market-if-touched) orders" }),
   ordersForOpen: emptyList("Pending market orders to open (they execute at once)"),
   ordersForClose: emptyList("Pending market orders to close (they execute at once)"),
   ordersForCloseMultiple: emptyList("Pending multiple closes"),

@@ -2,6 +2,7 @@ import { demoCidOf as demoCid } from "../identity/identity.view.js";
 import type { ClosePositionResult } from "./close-position.js";
 import { fromCents } from "./math.js";
 import type { OpenOrderResult } from "./open-market-order.js";
+import { toPendingOrder } from "./orders/orders.view.js";
 import type { MirrorValue, OrderInfo, Portfolio, PositionValue } from "./read-account.js";
 import type { TradeRow } from "./trading.repository.js";
 
@@ -67,7 +68,7 @@ export function toPosition(v: PositionValue) {
     orderID: p.orderId,
     orderType: 17,
     units: p.units,
-    totalFees: 0,
+    totalFees: fromCents(v.feesCents),
     initialAmountInDollars: fromCents(p.initialAmountCents),
     isTslEnabled: p.isTslEnabled === 1,
     stopLossVersion: p.version,
@@ -83,7 +84,7 @@ export function toPosition(v: PositionValue) {
     openConversionRate: 1,
     pnlVersion: 1,
     totalExternalFees: 0,
-    totalExternalTaxes: 0,
+    totalExternalTaxes: fromCents(v.taxesCents),
     isNoTakeProfit: p.isNoTakeProfit === 1,
     isNoStopLoss: p.isNoStopLoss === 1 && v.stopLossRate === 0,
     lotCount: 0,
@@ -110,7 +111,7 @@ function portfolioBody(p: Portfolio) {
     positions: p.positions.map(toPosition),
     credit: fromCents(p.account.cashCents),
     mirrors: p.mirrors.map((m) => toMirror(m, p.account.cid)),
-    orders: [],
+    orders: p.orders.map(toPendingOrder),
     ordersForOpen: [],
     ordersForClose: [],
     ordersForCloseMultiple: [],
@@ -195,7 +196,7 @@ export const toOrderInfo = ({ order, position }: OrderInfo) => ({
     : [],
 });
 
-export const toTrade = (t: TradeRow) => ({
+export const toTrade = (t: TradeRow & { feesCents?: number }) => ({
   netProfit: fromCents(t.netProfitCents),
   closeRate: t.closeRate,
   closeTimestamp: t.closeDateTime,
@@ -213,7 +214,7 @@ export const toTrade = (t: TradeRow) => ({
   parentPositionId: 0,
   investment: fromCents(t.investmentCents),
   initialInvestment: fromCents(t.initialInvestmentCents),
-  fees: 0,
+  fees: fromCents(t.feesCents ?? 0),
   units: t.units,
   closeReason: t.closeReason,
 });

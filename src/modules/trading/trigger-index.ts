@@ -95,6 +95,11 @@ export class TriggerIndex {
     return this.entries.size;
   }
 
+  /** Forgets every position (the sandbox's world reset, before the index is loaded again). */
+  clear(): void {
+    for (const positionId of [...this.entries.keys()]) this.remove(positionId);
+  }
+
   private side(instrumentId: number, isBuy: boolean): Side {
     const key = instrumentId * 2 + (isBuy ? 0 : 1);
     let side = this.sides.get(key);

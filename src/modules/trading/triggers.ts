@@ -70,7 +70,8 @@ export function registerTradingTriggers(deps: Deps): void {
     }
     for (const fired of evaluateTick(index, quotes)) {
       try {
-        await closeByTrigger(deps, fired.positionId, fired.kind, fired.rate);
+        const rate = tick.reopened?.has(fired.instrumentId) ? await gapFill(deps, fired, quotes) : fired.rate;
+        await closeByTrigger(deps, fired.positionId, fired.kind, rate);
       } catch (error) {
         deps.log.error({ err: error, positionId: fired.positionId }, "trigger close failed");
         // Watch it again, so the next tick retries instead of the stop being lost. When the store
@@ -96,6 +97,19 @@ export function registerTradingMetrics(deps: Deps): void {
     "Positions whose stop-loss, take-profit or trailing stop this instance watches",
     () => deps.triggers.index.size,
   );
+}
+
+/**
+ * Where a trigger fired by the first price after its market was closed fills: at that price (the
+ * close side of the position), not at its level, as a broker fills a stop or a limit at the open
+ * when the price gapped past it (decision 0128). Between ticks of an open market a trigger fills
+ * at its level.
+ */
+export async function gapFill(deps: Deps, fired: Fired, quotes: readonly Quote[]): Promise<number> {
+  const quote = quotes.find((q) => q.instrumentId === fired.instrumentId);
+  const position = await tradingRepository(deps.db.kysely).findPosition(fired.positionId);
+  if (!quote || !position) return fired.rate;
+  return position.isBuy === 1 ? quote.bid : quote.ask;
 }
 
 export function evaluateTick(index: TriggerIndex, quotes: readonly Quote[]): Fired[] {

@@ -5,6 +5,7 @@ import { type Deps, withActor } from "../context.js";
 import { changeWatchlistRank } from "./change-watchlist-rank.js";
 import { createWatchlist } from "./create-watchlist.js";
 import { deleteWatchlist } from "./delete-watchlist.js";
+import { registerWatchlistDiscoveryRoutes } from "./discovery/discovery.routes.js";
 import { getWatchlist } from "./get-watchlist.js";
 import { listDefaultWatchlistItems } from "./list-default-items.js";
 import { listWatchlists } from "./list-watchlists.js";
@@ -217,6 +218,7 @@ export function registerWatchlistRoutes(app: App, deps: Deps): void {
 
   registerPublicWatchlistRoutes(app, deps);
   registerWatchlistItemRoutes(app, deps);
+  registerWatchlistDiscoveryRoutes(app, deps);
 }
 
 /** A new watchlist; the twin operation also makes it the caller's selected default. */

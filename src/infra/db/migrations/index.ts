@@ -13,7 +13,11 @@ import * as signInThrottle from "./010-sign-in-throttle.js";
 import * as clubs from "./011-clubs.js";
 import * as priceAlerts from "./012-price-alerts.js";
 import * as attachments from "./013-attachments.js";
+import * as entryOrders from "./014-entry-orders.js";
+import * as overnightFees from "./015-overnight-fees.js";
+import * as people from "./017-people.js";
 import * as copyTrading from "./018-copy-trading.js";
+import * as sandboxSnapshots from "./019-sandbox-snapshots.js";
 
 export interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -34,5 +38,9 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   "011-clubs": clubs,
   "012-price-alerts": priceAlerts,
   "013-attachments": attachments,
+  "014-entry-orders": entryOrders,
+  "015-overnight-fees": overnightFees,
+  "017-people": people,
   "018-copy-trading": copyTrading,
+  "019-sandbox-snapshots": sandboxSnapshots,
 };

@@ -4,13 +4,13 @@ import { AppError, invalid } from "../../../core/errors.js";
 import { type Ctx, transact } from "../../context.js";
 import { usersDirectory } from "../../identity/user-ref.js";
 import { notify } from "../../notifications/notify.js";
+import { copyRefusal } from "../../people/privacy/privacy.js";
 import { READ_SCOPES, TRADE_SCOPES } from "../../trading/demo-account.js";
 import { demoLedger } from "../../trading/demo-ledger.js";
 import { fromCents, toCents } from "../../trading/math.js";
 import { ACTIVE, type MirrorRow, mirrorsRepository, PAUSED } from "../mirrors/mirrors.repository.js";
 import { startMirror } from "../mirrors/start-mirror.js";
 import { stopMirror } from "../mirrors/stop-mirror.js";
-import { canBeCopied } from "./can-be-copied.js";
 
 export interface StartCopyInput {
   username: string;
@@ -40,8 +40,13 @@ export async function startCopy(ctx: Ctx, input: StartCopyInput): Promise<Mirror
   const stopLossCents = input.stopLossAmount === undefined ? 0 : amountCents("stopLossAmount", input.stopLossAmount);
   if (stopLossCents >= cents) throw invalid("stopLossAmount", `must be below {amount}, ${input.amount} USD`);
   const parent = await usersDirectory(ctx.db.kysely).findUserByUsername(input.username);
-  if (!parent || !canBeCopied(parent)) throw new AppError("NotFound", `No user "${input.username}" may be copied`);
+  if (!parent) throw new AppError("NotFound", `No user "${input.username}" may be copied`);
   if (parent.id === actor.userId) throw invalid("username", "must name someone else: nobody copies themself");
+  // The one rule of who may be copied (decision 0141): private, blocked and opted-out users are not.
+  const refusal = await copyRefusal(ctx, actor.userId, parent.id);
+  if (refusal?.code === "copyBlocked")
+    throw invalid("username", `must name someone who allows copying; ${refusal.message}`);
+  if (refusal) throw new AppError("NotFound", `No user "${input.username}" may be copied`);
   const me = await usersDirectory(ctx.db.kysely).findUserById(actor.userId);
   const mirrorId = await transact(ctx, async (trx) => {
     const started = await startMirror(ctx, trx, actor, {

@@ -1,0 +1,63 @@
+import {
+  addDays,
+  compound,
+  type DayReturn,
+  groupBy,
+  maxDailyRisk,
+  maxMonthlyRisk,
+  monthOf,
+  PERIODS,
+  type Period,
+  periodRange,
+  within,
+} from "./returns.js";
+
+/** What search filters and sorts on for one account and one period (percentages, as upstream's search). */
+export interface PeriodStats {
+  period: Period;
+  /** Compound gain over the period, percent. */
+  gain: number;
+  /** The last day's gain, percent. */
+  dailyGain: number;
+  /** Compound gain since Monday (UTC), percent. */
+  weekGain: number;
+  /** The daily risk score of the last day. */
+  riskScore: number;
+  maxDailyRisk: number;
+  maxMonthlyRisk: number;
+  /** Calendar months (of the period, with history) that gained, percent of those months. */
+  profitableMonthsPct: number;
+}
+
+export const percent = (fraction: number) => Math.round(fraction * 1e6) / 1e4;
+
+/** Monday of `day`'s week (UTC). */
+export function mondayOf(day: string): string {
+  const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
+  return addDays(day, -((weekday + 6) % 7));
+}
+
+/** One account's figures for every period, from its daily returns (ascending) as of `today`. */
+export function statsFor(series: readonly DayReturn[], today: string): PeriodStats[] {
+  const last = series[series.length - 1];
+  const lastToday = last && last.day === today ? last : undefined;
+  const dailyGain = percent(lastToday?.dailyReturn ?? 0);
+  const weekGain = percent(compound(within(series, mondayOf(today), today).map((d) => d.dailyReturn)));
+  const riskScore = last?.riskScore ?? 1;
+  return PERIODS.map((period) => {
+    const { from, to } = periodRange(period, today);
+    const days = within(series, from, to);
+    const months = groupBy(days, monthOf);
+    const profitable = months.filter(([, m]) => compound(m.map((d) => d.dailyReturn)) > 0).length;
+    return {
+      period,
+      gain: percent(compound(days.map((d) => d.dailyReturn))),
+      dailyGain,
+      weekGain,
+      riskScore,
+      maxDailyRisk: maxDailyRisk(days),
+      maxMonthlyRisk: maxMonthlyRisk(days),
+      profitableMonthsPct: months.length === 0 ? 0 : percent(profitable / months.length),
+    };
+  });
+}

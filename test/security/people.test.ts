@@ -1,0 +1,3 @@
+import { runSecurityCases } from "../support/security-suite.js";
+
+runSecurityCases("people");
