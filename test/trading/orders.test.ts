@@ -192,7 +192,9 @@ describe.each(engines())("the demo order book on %s", (engine) => {
       [{ transaction: "buyToCover" }, "body/transaction", /to open/],
       [{ leverage: null }, "body/leverage", /required/],
       [{ leverage: 3 }, "body/leverage", /must be one of/],
-      [{ settlementType: "real" }, "body/settlementType", /cfd/],
+      // An unleveraged buy of a stock settles REAL, as eligibility and costs name it (decision 0131).
+      [{ settlementType: "cfd" }, "body/settlementType", /must be real for this order/],
+      [{ settlementType: "real", leverage: 2 }, "body/settlementType", /must be cfd for this order/],
       [{ amount: 0.5 }, "body/amount", /at least/],
     ];
     for (const [extra, field, message] of cases) {

@@ -14,9 +14,9 @@ export const toEligibility = (deps: Pick<Deps, "marketHours" | "clock">, r: Elig
       allowOpenPosition: open,
       allowClosePosition: open,
       allowPartialClosePosition: true,
-      // Demo orders here are market orders that execute at once (decision 0131).
-      allowMitOrders: false,
-      allowEntryOrders: false,
+      // Market-if-touched (entry) orders rest until their trigger (decisions 0124, 0131); no exit orders.
+      allowMitOrders: true,
+      allowEntryOrders: true,
       allowExitOrders: false,
       allowTrailingStopLoss: true,
       requiresW8Ben: null,

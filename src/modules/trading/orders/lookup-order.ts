@@ -2,6 +2,7 @@ import { requireUser } from "../../../core/access.js";
 import { AppError, validationFailed } from "../../../core/errors.js";
 import type { Ctx } from "../../context.js";
 import { findInstruments } from "../../market/find-instruments.js";
+import { type SettlementType, settlementOf } from "../costs/fee-schedule.js";
 import { ORDER_TYPE_CLOSE, ORDER_TYPE_OPEN, READ_SCOPES } from "../demo-account.js";
 import { type OrderRow, type PositionRow, tradingRepository } from "../trading.repository.js";
 import { ordersRepository } from "./orders.repository.js";
@@ -9,6 +10,8 @@ import { ordersRepository } from "./orders.repository.js";
 export interface OrderLookup {
   order: OrderRow;
   symbol: string;
+  /** REAL or CFD, as eligibility and costs name it for this order (decision 0131). */
+  settlementType: SettlementType;
   gcid: number;
   /** The position the order opened or closed (none while an entry order rests, or when it never executed). */
   position: PositionRow | undefined;
@@ -50,6 +53,7 @@ export async function lookupOrder(
     position && order.orderType !== ORDER_TYPE_OPEN && order.orderType !== ORDER_TYPE_CLOSE
       ? await repo.findOrder(actor.userId, position.orderId)
       : undefined;
-  const symbol = (await findInstruments(ctx, [order.instrumentId])).get(order.instrumentId)?.symbol ?? "";
-  return { order, symbol, gcid: actor.gcid, position, openOrder };
+  const instrument = (await findInstruments(ctx, [order.instrumentId])).get(order.instrumentId);
+  const settlementType = settlementOf(instrument?.assetTypeId ?? 0, order.isBuy === 1, order.leverage);
+  return { order, symbol: instrument?.symbol ?? "", settlementType, gcid: actor.gcid, position, openOrder };
 }

@@ -14,7 +14,7 @@ const STATUS_NAMES: Record<number, string> = {
 const requestTypeOf = (o: OrderRow) => o.requestType ?? (o.requestedUnits !== null ? "byUnits" : "byAmount");
 
 /** upstream's GetOrderInfoResponse of one order of the book. */
-export function toLookup({ order: o, symbol, gcid, position: p, openOrder }: OrderLookup) {
+export function toLookup({ order: o, symbol, settlementType, gcid, position: p, openOrder }: OrderLookup) {
   const isClose = o.orderType === ORDER_TYPE_CLOSE;
   const isBuy = o.isBuy === 1;
   const requestType = requestTypeOf(o);
@@ -37,7 +37,7 @@ export function toLookup({ order: o, symbol, gcid, position: p, openOrder }: Ord
       symbol,
       instrumentId: o.instrumentId,
       currency: "USD",
-      settlementType: "cfd",
+      settlementType: settlementType.toLowerCase(),
       leverage: o.leverage,
       side: isBuy ? "long" : "short",
     },

@@ -2,6 +2,7 @@ import { requireUser } from "../../../core/access.js";
 import { AppError, type Problem, validationFailed } from "../../../core/errors.js";
 import type { Ctx } from "../../context.js";
 import { findInstrumentBySymbol, findInstruments, type Instrument } from "../../market/find-instruments.js";
+import { settlementOf } from "../costs/fee-schedule.js";
 import { TRADE_SCOPES } from "../demo-account.js";
 import { placeEntryOrder } from "../entry-orders/place-entry-order.js";
 import { type OrderTerms, openMarketOrder } from "../open-market-order.js";
@@ -52,9 +53,6 @@ export async function placeOrder(ctx: Ctx, requestId: string, body: UnifiedOrder
   if (body.transaction === "buyToCover") {
     problems.push({ field: "transaction", problem: `must be "buy", "sell" or "sellShort" for an order to open` });
   }
-  if (present(body.settlementType) && body.settlementType !== "cfd") {
-    problems.push({ field: "settlementType", problem: `must be "cfd" (every demo position is a CFD)` });
-  }
   if (present(body.orderCurrency) && body.orderCurrency.toLowerCase() !== "usd") {
     problems.push({ field: "orderCurrency", problem: `must be "usd", the demo account's currency` });
   }
@@ -78,6 +76,17 @@ export async function placeOrder(ctx: Ctx, requestId: string, body: UnifiedOrder
   if (problems.length > 0) throw validationFailed(problems);
 
   const instrument = await resolveInstrument(ctx, body.instrumentId ?? undefined, body.symbol ?? undefined);
+  // The settlement is the order's, as eligibility and costs name it: an unleveraged buy of a
+  // stock, ETF or coin is REAL, anything else a CFD (decision 0131); a client may state it.
+  const settlement = settlementOf(instrument.assetTypeId, body.transaction === "buy", body.leverage as number);
+  if (present(body.settlementType) && body.settlementType.toUpperCase() !== settlement) {
+    throw validationFailed([
+      {
+        field: "settlementType",
+        problem: `must be ${settlement.toLowerCase()} for this order (${body.transaction === "buy" ? "a buy" : "a short"} at leverage ${body.leverage}); got ${body.settlementType}`,
+      },
+    ]);
+  }
   // The catalog simulates no futures: no instrument defines a contract size (decision 0125).
   const sizing = sizeOf(body, undefined, instrument.symbol);
   const terms: OrderTerms = {
