@@ -290,6 +290,7 @@ const TRADING: SecurityCase[] = [
   },
   { route: "GET /api/v1/trading/info/demo/portfolio", scopes: TRADE_READ },
   { route: "GET /api/v1/trading/info/demo/pnl", scopes: TRADE_READ },
+  { route: "GET /api/v1/trading/info/demo/aggregate-portfolio", scopes: TRADE_READ },
   { route: "GET /api/v1/trading/info/demo/orders/:orderId", scopes: TRADE_READ },
   { route: "GET /api/v1/trading/info/trade/demo/history", scopes: TRADE_READ },
   {
