@@ -2084,6 +2084,43 @@ const CASES: Case[] = [
       },
     ];
   }),
+  {
+    op: "GET /api/v2/portfolios/{username}/copiers",
+    status: 200,
+    what: "a public portfolio's copiers, one copying it",
+    request: async (w) => {
+      const leader = await w.h.user(["trade.demo:write"]);
+      const copier = await w.h.user(["trade.demo:write"]);
+      await w.ok(
+        {
+          method: "POST",
+          url: "/api/v1/copy-trading/copies",
+          as: copier,
+          body: { username: leader.user.username, amount: 500 },
+        },
+        201,
+      );
+      return { method: "GET", url: `${PORTFOLIOS}/${leader.user.username}/copiers`, as: w.me };
+    },
+    content: (body: { copiers: number; aumTier: number }) => expect(body).toMatchObject({ copiers: 1, aumTier: 1 }),
+  },
+  UNAUTHENTICATED("GET /api/v2/portfolios/{username}/copiers", (w) => `${PORTFOLIOS}/${w.me.user.username}/copiers`),
+  {
+    op: "GET /api/v2/portfolios/{username}/copiers",
+    status: 403,
+    what: "a portfolio its owner opted out of exposure",
+    request: async (w) => {
+      const owner = await w.h.user(["user-info:write"]);
+      await w.ok({ method: "PUT", url: "/api/v1/user-info/privacy", as: owner, body: { portfolioOptOut: true } });
+      return { method: "GET", url: `${PORTFOLIOS}/${owner.user.username}/copiers`, as: w.me };
+    },
+  },
+  {
+    op: "GET /api/v2/portfolios/{username}/copiers",
+    status: 404,
+    what: "an unknown username",
+    request: (w) => ({ method: "GET", url: `${PORTFOLIOS}/nobody_at_all/copiers`, as: w.me }),
+  },
 ];
 
 /**
@@ -2108,6 +2145,8 @@ const NOT_DRIVEN: Record<string, string> = {
     "the curated lists name the catalog's own instruments, which every server seeds: there is always one to show",
   "GET /api/v1/trading/info/demo/orders/{} 400":
     "a malformed orderId is a schema violation, and those are 422 (decision 0006)",
+  "GET /api/v2/portfolios/{}/copiers 400":
+    "the only parameter is the username, and a malformed one is a schema violation, and those are 422 (decision 0006)",
   "GET /api/v1/trading/info/demo/aggregate-portfolio 400":
     "a malformed instrumentIds, mirrorIds or conversionMode is a schema violation, and those are 422 (decision 0006)",
   "GET /api/v1/trading/info/demo/aggregate-portfolio 404":

@@ -437,6 +437,7 @@ const PEOPLE: SecurityCase[] = [
   { route: "GET /api/v2/portfolios/:username/assets/history", scopes: PEOPLE_READ, query: "?period=CurrMonth" },
   { route: "GET /api/v2/portfolios/:username/exposure/history", scopes: PEOPLE_READ, query: "?period=CurrMonth" },
   { route: "GET /api/v2/portfolios/:username/gain/:granularity", scopes: PEOPLE_READ },
+  { route: "GET /api/v2/portfolios/:username/copiers", scopes: PEOPLE_READ },
   { route: "GET /api/v1/user-info/privacy", scopes: ["user-info:read", "user-info:write"] },
   { route: "PUT /api/v1/user-info/privacy", scopes: ["user-info:write"], payload: { copyBlocked: false } },
 ];
