@@ -143,6 +143,9 @@ describe("the sandbox commands of the CLI", { timeout: 120_000 }, () => {
       StopLossRate: 195,
     });
     expect(open.status).toBe(200);
+    // The seeded demo account holds positions of its replayed history too: follow this one.
+    const positionId = open.body.orderForOpen.positionID;
+    const isOurs = (p: { positionID: number }) => p.positionID === positionId;
     expect(await json("price", "path", "1001", "--prices", "198,196,194", "--run", "ticks")).toMatchObject({
       played: 0,
       queued: 3,
@@ -151,9 +154,13 @@ describe("the sandbox commands of the CLI", { timeout: 120_000 }, () => {
     // Unpaused instruments walk on a step; the paused one moves only by its script.
     const stepped = await json("step", "--ticks", "2");
     expect(stepped.moved.find((q: { instrumentId: number }) => q.instrumentId === 1001).mid).toBe(196);
-    expect((await api("GET", "/api/v1/trading/info/demo/portfolio")).body.clientPortfolio.positions).toHaveLength(1);
+    expect((await api("GET", "/api/v1/trading/info/demo/portfolio")).body.clientPortfolio.positions.some(isOurs)).toBe(
+      true,
+    );
     await json("step");
-    const [trade] = (await api("GET", "/api/v1/trading/info/trade/demo/history")).body;
+    const trade = (await api("GET", "/api/v1/trading/info/trade/demo/history")).body.find(
+      (t: { positionId: number }) => t.positionId === positionId,
+    );
     expect(trade).toMatchObject({ closeRate: 195, closeReason: "StopLoss" });
     const csv = join(cwd, "path.csv");
     writeFileSync(csv, "bid,ask\n180,180.2\n181,181.2\n");
@@ -185,13 +192,16 @@ describe("the sandbox commands of the CLI", { timeout: 120_000 }, () => {
     expect(await json("balance", "set", "demo", "5000")).toMatchObject({ username: "demo", balance: 5000 });
     expect((await api("GET", "/api/v1/trading/info/demo/portfolio")).body.clientPortfolio.credit).toBe(5000);
     expect((await json("balance", "reset", "demo")).balance).toBe(100000);
-    await api("POST", "/api/v1/trading/execution/demo/market-open-orders/by-amount", {
+    const opened = await api("POST", "/api/v1/trading/execution/demo/market-open-orders/by-amount", {
       InstrumentID: 100000,
       IsBuy: true,
       Leverage: 1,
       Amount: 500,
     });
-    expect((await json("close-positions", "demo")).closedPositionIds).toHaveLength(1);
+    // Every open position of the account closes: this one and the seeded history's.
+    const closed = (await json("close-positions", "demo")).closedPositionIds;
+    expect(closed).toContain(opened.body.orderForOpen.positionID);
+    expect((await api("GET", "/api/v1/trading/info/demo/portfolio")).body.clientPortfolio.positions).toEqual([]);
     expect((await json("reset-user", "demo")).closedPositionIds).toEqual([]);
     expect((await api("GET", "/api/v1/trading/info/trade/demo/history")).body).toEqual([]);
   });

@@ -1,11 +1,17 @@
 import { Type } from "typebox";
 
+/** Request numbers are bounded (decision 0100); the use cases answer the business limits in upstream's codes. */
+const MAGNITUDE = 1e9;
+const ScopeId = () => Type.Integer({ minimum: -2_147_483_648, maximum: 2_147_483_647 });
+
 const ScopeName = Type.Object({ name: Type.String() });
 const IPS = Type.Array(Type.String(), { description: "IPv4 addresses the token may be used from; none = any" });
 const EXPIRES = Type.String({ description: "When the token stops working (UTC date-time)" });
 
 const common = {
   investmentAmountInUsd: Type.Number({
+    minimum: -MAGNITUDE,
+    maximum: MAGNITUDE,
     description:
       "USD taken from the CALLER's demo cash to copy the agent portfolio (not its own balance): positions " +
       "are mirrored at investment ÷ agentPortfolioVirtualBalance of their size",
@@ -20,7 +26,7 @@ const common = {
 export const CreateAgentPortfolioBody = Type.Object({
   ...common,
   scopeIds: Type.Optional(
-    Type.Array(Type.Integer(), {
+    Type.Array(ScopeId(), {
       deprecated: true,
       description: "200 = real:read, 201 = demo:read, 202 = real:write, 203 = demo:write",
     }),
@@ -78,7 +84,7 @@ export const GetAgentPortfoliosResponse = Type.Object({
 
 export const CreateUserTokenBody = Type.Object({
   userTokenName: Type.String(),
-  scopeIds: Type.Optional(Type.Array(Type.Integer(), { deprecated: true })),
+  scopeIds: Type.Optional(Type.Array(ScopeId(), { deprecated: true })),
   scopeNames: Type.Optional(Type.Array(Type.String())),
   ipsWhitelist: Type.Optional(IPS),
   expiresAt: Type.Optional(EXPIRES),
@@ -90,7 +96,7 @@ export const CreateUserTokenV2Body = Type.Object({
   expiresAt: Type.Optional(EXPIRES),
 });
 export const UpdateUserTokenBody = Type.Object({
-  scopeIds: Type.Optional(Type.Array(Type.Integer(), { deprecated: true })),
+  scopeIds: Type.Optional(Type.Array(ScopeId(), { deprecated: true })),
   scopeNames: Type.Optional(Type.Array(Type.String())),
   ipsWhitelist: Type.Optional(IPS),
   expiresAt: Type.Optional(EXPIRES),

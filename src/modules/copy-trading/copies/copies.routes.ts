@@ -9,7 +9,9 @@ import { Copy } from "./copies.schemas.js";
 import { toCopy } from "./copies.view.js";
 
 const TAGS = ["Copy Trading"];
-const MirrorParams = Type.Object({ mirrorId: Type.Integer({ minimum: 1 }) });
+const MirrorParams = Type.Object({ mirrorId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
+/** Request numbers are bounded (decision 0100); the use cases answer the business limits. */
+const Usd = () => Type.Number({ minimum: -1e9, maximum: 1e9 });
 const NOT_FOUND = errorResponse(404, "No such copy of the caller's (agent portfolios' copies are managed there)");
 const write = { scopes: TRADE_SCOPES, requestIdRequired: true } as const;
 
@@ -50,8 +52,8 @@ export function registerCopyRoutes(app: App, deps: Deps): void {
           "(409). The copied user is told (`CopyStarted`).",
         body: Type.Object({
           username: Type.String({ minLength: 1, maxLength: 64 }),
-          amount: Type.Number(),
-          stopLossAmount: Type.Optional(Type.Number()),
+          amount: Usd(),
+          stopLossAmount: Type.Optional(Usd()),
         }),
         response: {
           201: Copy,
@@ -77,7 +79,7 @@ export function registerCopyRoutes(app: App, deps: Deps): void {
         tags: TAGS,
         summary: "Add (positive) or remove (negative) cash between the account and a copy",
         params: MirrorParams,
-        body: Type.Object({ amount: Type.Number() }),
+        body: Type.Object({ amount: Usd() }),
         response: { 200: Copy, 404: NOT_FOUND, 409: errorResponse(409, "The copy is stopping") },
       },
       prefix,
