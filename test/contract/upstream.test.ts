@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mirrorEngineOf } from "../../src/modules/copy-trading/mirrors/mirror-engine.js";
 import { takeSnapshots } from "../../src/modules/people/history/take-snapshots.js";
 import { jpeg, multipart, png } from "../attachments/images.js";
 import { engines, type Harness, startHarness } from "../support/harness.js";
@@ -1357,6 +1358,46 @@ const CASES: Case[] = [
       expect(body.clientPortfolio.positions.length).toBeGreaterThan(0),
   },
   {
+    op: "GET /api/v1/trading/info/demo/aggregate-portfolio",
+    status: 200,
+    what: "the demo portfolio aggregated by instrument",
+    request: (w) => ({ method: "GET", url: "/api/v1/trading/info/demo/aggregate-portfolio", as: w.me }),
+    content: (body: { instrumentAggregates: unknown[] }) => expect(body.instrumentAggregates.length).toBeGreaterThan(0),
+  },
+  {
+    op: "GET /api/v1/trading/info/demo/aggregate-portfolio",
+    status: 200,
+    what: "the aggregated portfolio scoped to instruments and to the caller's own positions",
+    request: (w) => ({
+      method: "GET",
+      url: `/api/v1/trading/info/demo/aggregate-portfolio?instrumentIds=${AAPL},${BTC}&mirrorIds=0&conversionMode=Realtime`,
+      as: w.me,
+    }),
+    content: (body: { instrumentAggregates: unknown[] }) => expect(body.instrumentAggregates.length).toBeGreaterThan(0),
+  },
+  {
+    op: "GET /api/v1/trading/info/demo/aggregate-portfolio",
+    status: 200,
+    what: "the aggregated portfolio of a copier whose copy holds a position",
+    request: async (w) => {
+      const copier = await w.h.user(["trade.demo:write"]);
+      await w.ok(
+        {
+          method: "POST",
+          url: "/api/v1/copy-trading/copies",
+          as: copier,
+          body: { username: w.me.user.username, amount: 5000 },
+        },
+        201,
+      );
+      await w.openPosition();
+      await mirrorEngineOf(w.h.deps)?.idle();
+      return { method: "GET", url: "/api/v1/trading/info/demo/aggregate-portfolio", as: copier };
+    },
+    content: (body: { mirrors: { instrumentAggregates: unknown[] }[] }) =>
+      expect(body.mirrors[0]?.instrumentAggregates.length).toBeGreaterThan(0),
+  },
+  {
     op: "GET /api/v1/trading/info/demo/pnl",
     status: 200,
     what: "the demo portfolio with P/L",
@@ -2043,6 +2084,43 @@ const CASES: Case[] = [
       },
     ];
   }),
+  {
+    op: "GET /api/v2/portfolios/{username}/copiers",
+    status: 200,
+    what: "a public portfolio's copiers, one copying it",
+    request: async (w) => {
+      const leader = await w.h.user(["trade.demo:write"]);
+      const copier = await w.h.user(["trade.demo:write"]);
+      await w.ok(
+        {
+          method: "POST",
+          url: "/api/v1/copy-trading/copies",
+          as: copier,
+          body: { username: leader.user.username, amount: 500 },
+        },
+        201,
+      );
+      return { method: "GET", url: `${PORTFOLIOS}/${leader.user.username}/copiers`, as: w.me };
+    },
+    content: (body: { copiers: number; aumTier: number }) => expect(body).toMatchObject({ copiers: 1, aumTier: 1 }),
+  },
+  UNAUTHENTICATED("GET /api/v2/portfolios/{username}/copiers", (w) => `${PORTFOLIOS}/${w.me.user.username}/copiers`),
+  {
+    op: "GET /api/v2/portfolios/{username}/copiers",
+    status: 403,
+    what: "a portfolio its owner opted out of exposure",
+    request: async (w) => {
+      const owner = await w.h.user(["user-info:write"]);
+      await w.ok({ method: "PUT", url: "/api/v1/user-info/privacy", as: owner, body: { portfolioOptOut: true } });
+      return { method: "GET", url: `${PORTFOLIOS}/${owner.user.username}/copiers`, as: w.me };
+    },
+  },
+  {
+    op: "GET /api/v2/portfolios/{username}/copiers",
+    status: 404,
+    what: "an unknown username",
+    request: (w) => ({ method: "GET", url: `${PORTFOLIOS}/nobody_at_all/copiers`, as: w.me }),
+  },
 ];
 
 /**
@@ -2067,6 +2145,12 @@ const NOT_DRIVEN: Record<string, string> = {
     "the curated lists name the catalog's own instruments, which every server seeds: there is always one to show",
   "GET /api/v1/trading/info/demo/orders/{} 400":
     "a malformed orderId is a schema violation, and those are 422 (decision 0006)",
+  "GET /api/v2/portfolios/{}/copiers 400":
+    "the only parameter is the username, and a malformed one is a schema violation, and those are 422 (decision 0006)",
+  "GET /api/v1/trading/info/demo/aggregate-portfolio 400":
+    "a malformed instrumentIds, mirrorIds or conversionMode is a schema violation, and those are 422 (decision 0006)",
+  "GET /api/v1/trading/info/demo/aggregate-portfolio 404":
+    "an authenticated caller always has a demo account (opened on its first read): there is no user to miss",
   "GET /api/v2/trading/info/demo/orders:lookup 400":
     "neither or both of orderId and referenceId, or a malformed one, is a validation failure, and those are 422 (decision 0006)",
   "DELETE /api/v1/trading/execution/demo/market-close-orders/{} 200":

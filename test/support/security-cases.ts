@@ -290,6 +290,7 @@ const TRADING: SecurityCase[] = [
   },
   { route: "GET /api/v1/trading/info/demo/portfolio", scopes: TRADE_READ },
   { route: "GET /api/v1/trading/info/demo/pnl", scopes: TRADE_READ },
+  { route: "GET /api/v1/trading/info/demo/aggregate-portfolio", scopes: TRADE_READ },
   { route: "GET /api/v1/trading/info/demo/orders/:orderId", scopes: TRADE_READ },
   { route: "GET /api/v1/trading/info/trade/demo/history", scopes: TRADE_READ },
   {
@@ -436,6 +437,7 @@ const PEOPLE: SecurityCase[] = [
   { route: "GET /api/v2/portfolios/:username/assets/history", scopes: PEOPLE_READ, query: "?period=CurrMonth" },
   { route: "GET /api/v2/portfolios/:username/exposure/history", scopes: PEOPLE_READ, query: "?period=CurrMonth" },
   { route: "GET /api/v2/portfolios/:username/gain/:granularity", scopes: PEOPLE_READ },
+  { route: "GET /api/v2/portfolios/:username/copiers", scopes: PEOPLE_READ },
   { route: "GET /api/v1/user-info/privacy", scopes: ["user-info:read", "user-info:write"] },
   { route: "PUT /api/v1/user-info/privacy", scopes: ["user-info:write"], payload: { copyBlocked: false } },
 ];

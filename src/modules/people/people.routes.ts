@@ -15,6 +15,7 @@ import {
   LivePortfolio,
   PeopleQuery,
   PeopleResult,
+  PortfolioCopiers,
   Privacy,
   PrivacyChange,
   SearchQuery,
@@ -25,6 +26,7 @@ import {
 } from "./people.schemas.js";
 import { readDailyGain, readGain, readGainHistory } from "./performance/read-gain.js";
 import { readTradeInfo } from "./performance/read-trade-info.js";
+import { readPortfolioCopiers } from "./portfolio/read-copiers.js";
 import { readLivePortfolio } from "./portfolio/read-live-portfolio.js";
 import { readAssetsHistory, readExposureHistory } from "./portfolio/read-portfolio-history.js";
 import { PEOPLE_READ, type Target } from "./privacy/privacy.js";
@@ -214,6 +216,31 @@ export function registerPeopleRoutes(app: App, deps: Deps): void {
         request.params.username,
         request.query,
       );
+      cacheFor(reply, target);
+      return body;
+    },
+  });
+
+  app.route({
+    method: "GET",
+    url: "/api/v2/portfolios/:username/copiers",
+    ...api(
+      statsAccess,
+      {
+        operationId: "getPortfolioCopiers",
+        tags: STATS,
+        summary: "Current copier count and AUM tier of a public portfolio",
+        description:
+          "Users copying the portfolio now (active or paused copies) and the tier of the money they copy with " +
+          `(never the amount). 404 unknown, private or blocked; 403 when the owner opted out. ${CACHE}`,
+        params: UsernameParams,
+        response: { 200: PortfolioCopiers },
+      },
+      prefix,
+    ),
+    handler: async (request, reply) => {
+      void reply.header("cache-control", "no-store");
+      const { target, body } = await readPortfolioCopiers(withActor(deps, request.actor), request.params.username);
       cacheFor(reply, target);
       return body;
     },

@@ -308,3 +308,18 @@ export const Privacy = Type.Object(
   { description: "What others see of the caller and whether they may copy them (our extension)" },
 );
 export const PrivacyChange = Type.Partial(Privacy, { description: "The choices to change; the rest stay" });
+
+export const PortfolioCopiers = Type.Object(
+  {
+    copiers: Type.Integer({ minimum: 0, description: "Users copying the portfolio now (active or paused copies)" }),
+    aumTier: Type.Integer({
+      minimum: 0,
+      description:
+        "Tier of the money copying it (cash + open margins): 0 none, 1 up to 10k USD, 2 from 10k, 3 from 100k, 4 from 1M, 5 from 10M",
+    }),
+    aumTierDesc: Type.Union([Type.String(), Type.Null()], {
+      description: "None, Bronze, Silver, Gold, Platinum or Diamond",
+    }),
+  },
+  { description: "Current copiers and AUM tier of a public portfolio" },
+);

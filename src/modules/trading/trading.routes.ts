@@ -6,6 +6,9 @@ import { type Deps, withActor } from "../context.js";
 import { closePosition } from "./close-position.js";
 import { READ_SCOPES, TRADE_SCOPES } from "./demo-account.js";
 import { type OrderTerms, openMarketOrder } from "./open-market-order.js";
+import { AggregatePortfolioQuery, AggregatePortfolioResponse } from "./portfolio/aggregate-portfolio.schemas.js";
+import { toAggregatePortfolio } from "./portfolio/aggregate-portfolio.view.js";
+import { readAggregatePortfolio } from "./portfolio/read-aggregate-portfolio.js";
 import { getOrder, getPortfolio, getTradeHistory } from "./read-account.js";
 import {
   CloseBody,
@@ -22,6 +25,10 @@ import {
   PositionIdParams,
 } from "./trading.schemas.js";
 import { toCloseOrder, toOpenOrder, toOrderInfo, toPnl, toPortfolio, toTrade } from "./trading.view.js";
+
+/** Upstream's explode:false id list (`1,2`), as numbers; undefined when absent. */
+const idList = (text: string | undefined) =>
+  text === undefined ? undefined : text.split(",").map((s) => Number(s.trim()));
 
 const REUSED_ID = errorResponse(409, "The x-request-id was already used for a different request");
 
@@ -165,6 +172,33 @@ export function registerTradingRoutes(app: App, deps: Deps): void {
       prefix,
     ),
     handler: async (request) => toPnl(await getPortfolio(withActor(deps, request.actor))),
+  });
+
+  app.route({
+    method: "GET",
+    url: "/api/v1/trading/info/demo/aggregate-portfolio",
+    ...api(
+      read,
+      {
+        operationId: "getAggregatedPortfolioDemo",
+        tags: info,
+        summary: "The demo portfolio aggregated by instrument, with the copies' totals",
+        description:
+          "Account totals, the caller's own positions summed per instrument, and each copy (mirror) with its " +
+          "totals and positions summed per instrument. `instrumentIds` and `mirrorIds` (comma-separated; mirror 0 " +
+          "= the caller's own positions) scope the lists; the account's and the copies' totals stay whole.",
+        querystring: AggregatePortfolioQuery,
+        response: { 200: AggregatePortfolioResponse },
+      },
+      prefix,
+    ),
+    handler: async (request) =>
+      toAggregatePortfolio(
+        await readAggregatePortfolio(withActor(deps, request.actor), {
+          instrumentIds: idList(request.query.instrumentIds),
+          mirrorIds: idList(request.query.mirrorIds),
+        }),
+      ),
   });
 
   app.route({
