@@ -236,7 +236,27 @@ describe.each(suites)("the dashboard in %s", () => {
     await expect.poll(() => row.locator('[data-field="stop-loss"]').textContent()).toBe(shown(stop));
     await expect.poll(() => row.locator('[data-field="take-profit"]').textContent()).toBe(shown(take));
     expect(await form.count()).toBe(0);
-    await expect.poll(() => edit.evaluate((b) => b === document.activeElement)).toBe(true);
+    await expect
+      .poll(() => page.evaluate('document.activeElement && document.activeElement.getAttribute("aria-label")'))
+      .toBe(`Edit exits of position ${positionId} (BTC)`);
+
+    // a change made elsewhere (the user's token, another client) reaches the row: the page learns of
+    // it from the private channel's push (Trading.PositionUpdate) and re-reads the portfolio
+    const pushed = Math.round(ask * 1.05 * 100) / 100;
+    const { accessToken } = JSON.parse(
+      (await page.evaluate('sessionStorage.getItem("sta-dashboard-tokens")')) as string,
+    ) as { accessToken: string };
+    const elsewhere = await fetch(`${base}/api/v2/trading/execution/demo/positions/${positionId}`, {
+      method: "PATCH",
+      headers: {
+        authorization: `Bearer ${accessToken}`,
+        "x-request-id": randomUUID(),
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({ takeProfitRate: pushed }),
+    });
+    expect(elsewhere.status).toBe(200);
+    await expect.poll(() => row.locator('[data-field="take-profit"]').textContent()).toBe(shown(pushed));
 
     // a stop-loss above the bid is refused: the server's sentence is shown by the form, nothing changes
     refusals.add(`${base}/api/v2/trading/execution/demo/positions/${positionId}`);
@@ -244,8 +264,21 @@ describe.each(suites)("the dashboard in %s", () => {
     await form.getByLabel("Stop-loss rate").fill(String(Math.round(bid * 1.5 * 100) / 100));
     await form.getByRole("button", { name: "Save exits" }).click();
     const refusal = form.getByRole("alert");
-    await expect.poll(() => refusal.textContent()).toMatch(/stop/i);
+    await expect
+      .poll(() => refusal.textContent())
+      .toMatch(/stopLossRate must be below the current bid [\d.]+ for a buy/);
     expect(await form.getByLabel("Stop-loss rate").getAttribute("aria-invalid")).toBe("true");
+    expect(await form.getByLabel("Take-profit rate").getAttribute("aria-invalid")).toBeNull();
+    // two problems: each is listed
+    await form.getByLabel("Take-profit rate").fill(String(Math.round(bid * 0.5 * 100) / 100));
+    await form.getByRole("button", { name: "Save exits" }).click();
+    await expect.poll(() => refusal.locator("li").count()).toBe(2);
+    expect(await refusal.locator("p").textContent()).toMatch(/^The request has 2 problems/);
+    expect(await refusal.locator("li").allTextContents()).toEqual([
+      expect.stringMatching(/stopLossRate/),
+      expect.stringMatching(/takeProfitRate/),
+    ]);
+    expect(await form.getByLabel("Take-profit rate").getAttribute("aria-invalid")).toBe("true");
     expect(await row.locator('[data-field="stop-loss"]').textContent()).toBe(shown(stop));
     await page.screenshot({ path: `${ARTIFACTS}/dashboard-edit-exits.png`, fullPage: true });
     // Escape closes the form
