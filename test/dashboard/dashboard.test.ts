@@ -285,6 +285,15 @@ describe.each(suites)("the dashboard in %s", () => {
     await form.getByLabel("Stop-loss rate").press("Escape");
     await expect.poll(() => form.count()).toBe(0);
 
+    // the trailing flag: a checkbox, toggled with the keyboard
+    await edit.click();
+    await form.getByLabel("Trailing stop-loss").focus();
+    await page.keyboard.press("Space");
+    expect(await form.getByLabel("Trailing stop-loss").isChecked()).toBe(true);
+    await page.keyboard.press("Enter");
+    await expect.poll(() => latest().textContent()).toMatch(/exits changed: stop-loss [\d,.]+ \(trailing\)/);
+    await expect.poll(() => row.locator('[data-field="stop-loss"]').textContent()).toMatch(/^[\d,.]+ \(trailing\)$/);
+
     await page.getByRole("button", { name: `Close position ${positionId} (BTC)` }).click();
     await expect.poll(() => positionRows().count()).toBe(0);
   });
