@@ -7,6 +7,8 @@ export class ApiError extends Error {
     readonly status: number,
     message: string,
     readonly retryAfter: number | null = null,
+    /** A 422's problems, one sentence per field (the server's `details`). */
+    readonly details: readonly { field: string; message: string }[] = [],
   ) {
     super(message);
   }
@@ -16,6 +18,7 @@ interface ErrorBody {
   errorMessage?: string;
   message?: string;
   error?: { message?: string };
+  details?: unknown;
 }
 
 /**
@@ -58,6 +61,7 @@ export function createApi(config: DashboardConfig, onSignedOut: () => void) {
         response.status,
         e.errorMessage ?? e.message ?? e.error?.message ?? `The server answered ${response.status}`,
         retryAfter === null ? null : Number(retryAfter),
+        Array.isArray(e.details) ? (e.details as { field: string; message: string }[]) : [],
       );
     }
     return parsed as T;

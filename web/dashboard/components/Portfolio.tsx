@@ -1,4 +1,5 @@
-import { useState } from "preact/hooks";
+import { Fragment } from "preact";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { type Api, ApiError } from "../api.ts";
 import {
   formatMoney,
@@ -13,6 +14,8 @@ import {
 
 const OPEN_BY_AMOUNT = "/api/v1/trading/execution/demo/market-open-orders/by-amount";
 const closeUrl = (positionId: number) => `/api/v1/trading/execution/demo/market-close-orders/positions/${positionId}`;
+const exitsUrl = (positionId: number) => `/api/v2/trading/execution/demo/positions/${positionId}`;
+const COLUMNS = 10;
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -67,6 +70,13 @@ function PositionsTable(props: PortfolioProps & { positions: Position[] }) {
   const { positions, quotes, instruments, api, reload, announce } = props;
   const [busy, setBusy] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // the position whose exits are being edited (one at a time)
+  const [editing, setEditing] = useState<number | null>(null);
+  const editButtons = useRef(new Map<number, HTMLButtonElement>());
+  const stopEditing = (positionId: number) => {
+    setEditing(null);
+    editButtons.current.get(positionId)?.focus();
+  };
   if (positions.length === 0) return <p data-testid="no-positions">No open positions.</p>;
 
   const close = async (p: Position) => {
@@ -119,30 +129,70 @@ function PositionsTable(props: PortfolioProps & { positions: Position[] }) {
             const quote = quotes.get(p.instrumentID);
             const pnl = positionPnl(p, quote);
             const symbol = instruments.get(p.instrumentID)?.symbol ?? String(p.instrumentID);
+            const editorId = `exits-${p.positionID}`;
             return (
-              <tr key={p.positionID} data-position={p.positionID}>
-                <th scope="row">{p.positionID}</th>
-                <td>{symbol}</td>
-                <td>{p.isBuy ? "Buy" : "Sell"}</td>
-                <td>{formatUnits(p.units)}</td>
-                <td>{formatPrice(p.openRate)}</td>
-                <td>{quote ? formatPrice(p.isBuy ? quote.bid : quote.ask) : "—"}</td>
-                <td>{p.stopLossRate ? formatPrice(p.stopLossRate) : "—"}</td>
-                <td>{p.takeProfitRate ? formatPrice(p.takeProfitRate) : "—"}</td>
-                <td class={pnl !== null && pnl < 0 ? "loss" : "gain"} data-field="pnl">
-                  {pnl === null ? "—" : formatMoney(pnl)}
-                </td>
-                <td>
-                  <button
-                    type="button"
-                    onClick={() => void close(p)}
-                    disabled={busy === p.positionID}
-                    aria-label={`Close position ${p.positionID} (${symbol})`}
-                  >
-                    Close
-                  </button>
-                </td>
-              </tr>
+              <Fragment key={p.positionID}>
+                <tr data-position={p.positionID}>
+                  <th scope="row">{p.positionID}</th>
+                  <td>{symbol}</td>
+                  <td>{p.isBuy ? "Buy" : "Sell"}</td>
+                  <td>{formatUnits(p.units)}</td>
+                  <td>{formatPrice(p.openRate)}</td>
+                  <td>{quote ? formatPrice(p.isBuy ? quote.bid : quote.ask) : "—"}</td>
+                  <td data-field="stop-loss">
+                    {p.stopLossRate && !p.isNoStopLoss ? formatPrice(p.stopLossRate) : "—"}
+                    {p.isTslEnabled && !p.isNoStopLoss ? " (trailing)" : ""}
+                  </td>
+                  <td data-field="take-profit">
+                    {p.takeProfitRate && !p.isNoTakeProfit ? formatPrice(p.takeProfitRate) : "—"}
+                  </td>
+                  <td class={pnl !== null && pnl < 0 ? "loss" : "gain"} data-field="pnl">
+                    {pnl === null ? "—" : formatMoney(pnl)}
+                  </td>
+                  <td class="actions">
+                    <button
+                      type="button"
+                      ref={(b) => {
+                        if (b) editButtons.current.set(p.positionID, b);
+                        else editButtons.current.delete(p.positionID);
+                      }}
+                      onClick={() => (editing === p.positionID ? stopEditing(p.positionID) : setEditing(p.positionID))}
+                      aria-expanded={editing === p.positionID}
+                      aria-controls={editing === p.positionID ? editorId : undefined}
+                      aria-label={`Edit exits of position ${p.positionID} (${symbol})`}
+                    >
+                      Edit exits
+                    </button>{" "}
+                    <button
+                      type="button"
+                      onClick={() => void close(p)}
+                      disabled={busy === p.positionID}
+                      aria-label={`Close position ${p.positionID} (${symbol})`}
+                    >
+                      Close
+                    </button>
+                  </td>
+                </tr>
+                {editing === p.positionID && (
+                  <tr class="exits-row" data-editing={p.positionID}>
+                    <td colSpan={COLUMNS}>
+                      <ExitsForm
+                        id={editorId}
+                        api={api}
+                        position={p}
+                        symbol={symbol}
+                        quote={quote}
+                        onDone={(text) => {
+                          announce(text);
+                          stopEditing(p.positionID);
+                          reload();
+                        }}
+                        onCancel={() => stopEditing(p.positionID)}
+                      />
+                    </td>
+                  </tr>
+                )}
+              </Fragment>
             );
           })}
         </tbody>
@@ -282,6 +332,145 @@ function OpenForm(props: PortfolioProps) {
       <button type="submit" class="primary" disabled={busy}>
         Open position
       </button>
+    </form>
+  );
+}
+
+/** The rate as the form shows it: empty for none. */
+const rateField = (rate: number, none: boolean) => (rate && !none ? String(rate) : "");
+
+interface ExitsFormProps {
+  id: string;
+  api: Api;
+  position: Position;
+  symbol: string;
+  quote: Quote | undefined;
+  onDone: (text: string) => void;
+  onCancel: () => void;
+}
+
+/**
+ * Changes a position's stop-loss, take-profit and trailing flag (PATCH …/demo/positions/{id}):
+ * only the fields the user changed are sent (an emptied rate is null: removed), so a trailing
+ * stop the server moved meanwhile is kept unless retyped. The server's 422 problems are listed
+ * under the form, one per field.
+ */
+function ExitsForm({ id, api, position: p, symbol, quote, onDone, onCancel }: ExitsFormProps) {
+  const initial = {
+    stopLoss: rateField(p.stopLossRate, p.isNoStopLoss),
+    takeProfit: rateField(p.takeProfitRate, p.isNoTakeProfit),
+    trailing: p.isTslEnabled,
+  };
+  const [stopLoss, setStopLoss] = useState(initial.stopLoss);
+  const [takeProfit, setTakeProfit] = useState(initial.takeProfit);
+  const [trailing, setTrailing] = useState(initial.trailing);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<{
+    message: string;
+    details: readonly { field: string; message: string }[];
+  } | null>(null);
+  const first = useRef<HTMLInputElement>(null);
+  useEffect(() => first.current?.focus(), []);
+  const prefix = `${id}-`;
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const body: Record<string, unknown> = {};
+    const rate = (text: string) => (text.trim() === "" ? null : Number(text));
+    if (stopLoss.trim() !== initial.stopLoss) body.stopLossRate = rate(stopLoss);
+    if (takeProfit.trim() !== initial.takeProfit) body.takeProfitRate = rate(takeProfit);
+    if (trailing !== initial.trailing) body.stopLossType = trailing ? "trailing" : "fixed";
+    if (Object.keys(body).length === 0) {
+      onCancel();
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await api<{ positionId: number; stopLossRate: number; takeProfitRate: number; isTslEnabled: boolean }>(
+        "PATCH",
+        exitsUrl(p.positionID),
+        body,
+      );
+      const sl = r.stopLossRate ? `${formatPrice(r.stopLossRate)}${r.isTslEnabled ? " (trailing)" : ""}` : "none";
+      const tp = r.takeProfitRate ? formatPrice(r.takeProfitRate) : "none";
+      onDone(`Position ${r.positionId} exits changed: stop-loss ${sl}, take-profit ${tp}.`);
+    } catch (e) {
+      setError({ message: messageOf(e), details: e instanceof ApiError ? e.details : [] });
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form
+      id={id}
+      class="exits-form"
+      aria-label={`Exits of position ${p.positionID} (${symbol})`}
+      onSubmit={(e) => void submit(e)}
+      onKeyDown={(e) => {
+        if (e.key === "Escape") {
+          e.preventDefault();
+          onCancel();
+        }
+      }}
+    >
+      <div class="fields">
+        <div class="field">
+          <label for={`${prefix}stop-loss`}>Stop-loss rate</label>
+          <input
+            id={`${prefix}stop-loss`}
+            ref={first}
+            type="number"
+            step="any"
+            min="0"
+            value={stopLoss}
+            onInput={(e) => setStopLoss(e.currentTarget.value)}
+            aria-describedby={`${prefix}hint`}
+            aria-invalid={error?.details.some((d) => d.field.endsWith("stopLossRate")) ? "true" : undefined}
+          />
+        </div>
+        <div class="field">
+          <label for={`${prefix}take-profit`}>Take-profit rate</label>
+          <input
+            id={`${prefix}take-profit`}
+            type="number"
+            step="any"
+            min="0"
+            value={takeProfit}
+            onInput={(e) => setTakeProfit(e.currentTarget.value)}
+            aria-describedby={`${prefix}hint`}
+            aria-invalid={error?.details.some((d) => d.field.endsWith("takeProfitRate")) ? "true" : undefined}
+          />
+        </div>
+        <label class="inline">
+          <input type="checkbox" checked={trailing} onChange={(e) => setTrailing(e.currentTarget.checked)} />
+          Trailing stop-loss
+        </label>
+      </div>
+      <p id={`${prefix}hint`} class="muted">
+        Empty removes the rate.{" "}
+        {quote ? `Now: bid ${formatPrice(quote.bid)}, ask ${formatPrice(quote.ask)}.` : "Waiting for a price."}
+      </p>
+      {error && (
+        <div role="alert" class="error" data-testid={`${prefix}error`}>
+          <p>{error.message}</p>
+          {error.details.length > 1 && (
+            <ul>
+              {error.details.map((d) => (
+                <li key={d.field}>{d.message}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+      <div class="form-actions">
+        <button type="submit" class="primary" disabled={busy}>
+          Save exits
+        </button>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
     </form>
   );
 }
