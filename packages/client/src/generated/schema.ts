@@ -488,6 +488,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/trading/info/demo/aggregate-portfolio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The demo portfolio aggregated by instrument, with the copies' totals
+         * @description Account totals, the caller's own positions summed per instrument, and each copy (mirror) with its totals and positions summed per instrument. `instrumentIds` and `mirrorIds` (comma-separated; mirror 0 = the caller's own positions) scope the lists; the account's and the copies' totals stay whole.
+         *
+         *     Rate limit: default pool, 60 requests per 60 s, per caller.
+         */
+        get: operations["getAggregatedPortfolioDemo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/trading/info/demo/orders/{orderId}": {
         parameters: {
             query?: never;
@@ -1977,6 +1999,28 @@ export interface paths {
          *     Rate limit: default pool, 60 requests per 60 s, per caller.
          */
         get: operations["getExposureHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/portfolios/{username}/copiers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Current copier count and AUM tier of a public portfolio
+         * @description Users copying the portfolio now (active or paused copies) and the tier of the money they copy with (never the amount). 404 unknown, private or blocked; 403 when the owner opted out. `Cache-Control`: `public, max-age=3600` for a portfolio its owner shows; `private, max-age=3600` for the owner's own view of a portfolio they hid; `no-store` on a refusal.
+         *
+         *     Rate limit: default pool, 60 requests per 60 s, per caller.
+         */
+        get: operations["getPortfolioCopiers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -8604,6 +8648,378 @@ export interface operations {
                             /** @description What the demo account started with, USD */
                             startingBalance: number;
                         };
+                    };
+                };
+            };
+            /** @description Missing, unknown or conflicting credentials (errorCode: Unauthorized) */
+            401: {
+                headers: {
+                    /** @description Present for bearer token problems */
+                    "WWW-Authenticate"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The credential holds none of the scopes this operation accepts; `details` names each accepted scope (`field`: `scopes`) (errorCode: InsufficientPermissions, Forbidden) */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation failed; `details` names each offending field (errorCode: ValidationFailed) */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (errorCode: TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unexpected server error; no internals are disclosed (errorCode: GeneralError) */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The database is unreachable or restarting; retry after the given seconds (errorCode: ServiceUnavailable) */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The database has no space left for this change; reads keep working (errorCode: InsufficientStorage) */
+            507: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getAggregatedPortfolioDemo: {
+        parameters: {
+            query?: {
+                /** @description Accepted for upstream's sake: every amount here is in USD, so no conversion applies */
+                conversionMode?: "eToroApp" | "Realtime";
+                /** @description Scope the aggregates to these instruments; the account totals stay whole (comma-separated) */
+                instrumentIds?: string;
+                /** @description Scope to these copies; 0 = the caller's own positions (comma-separated) */
+                mirrorIds?: string;
+            };
+            header?: {
+                /** @description A unique request identifier; made by the server when absent */
+                "x-request-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's demo portfolio aggregated by instrument */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cid: number;
+                        /** Format: date-time */
+                        timestamp: string;
+                        accountCurrency: string;
+                        accountTotals: {
+                            /** @description Cash, USD */
+                            accountAvailableCash: number;
+                            /** @description Reserved by pending orders (entry orders reserve none), USD */
+                            accountFrozenCash: number;
+                            /** @description Own positions' P/L + every copy's mirrorPositionsPnl, USD */
+                            accountCurrentPnl: number;
+                            /** @description accountAvailableCash + accountTotalUsedMargin + accountCurrentPnl, USD */
+                            accountTotalValue: number;
+                            /** @description Own margins + frozen + every copy's active margin, USD */
+                            accountTotalUsedMargin: number;
+                            /** @description Available + frozen, USD */
+                            accountBalance: number;
+                        };
+                        /** @description The caller's own positions (not a copy's), one per instrument */
+                        instrumentAggregates: {
+                            instrumentId: number;
+                            assetCurrency: string;
+                            /** @description Σ margins, USD */
+                            totalMarginAccountCurrency: number;
+                            /** @description Σ overnight fees taken, USD */
+                            totalFees: number;
+                            /** @description Σ overnight fees taken, USD */
+                            totalFeesAcctCcy: number;
+                            /** @description Σ stamp duty paid, USD */
+                            totalTaxes: number;
+                            /** @description Σ stamp duty paid, USD */
+                            totalTaxesAcctCcy: number;
+                            /** @description Σ margins, USD */
+                            totalMarginAssetCurrency: number;
+                            /** @description Unrealized P/L, USD */
+                            pnlAssetCurrency: number | null;
+                            /** @description accountCurrencyReturn ÷ totalMargin × 100 */
+                            accountCurrencyRoePercent: number;
+                            netContracts: number;
+                            /** @description Long units minus short units */
+                            netUnits: number;
+                            netCurrentExposureAssetCurrency: number;
+                            netCurrentExposureAccountCurrency: number;
+                            netInitialExposureAccountCurrency: number;
+                            /** @description Unrealized P/L, USD */
+                            accountCurrencyReturn: number;
+                            /** @description totalMargin + accountCurrencyReturn, USD */
+                            liquidationValueAccountCurrency: number;
+                            /** @description totalMargin + accountCurrencyReturn, USD */
+                            liquidationValueAssetCurrency: number;
+                            /** @description Margin-weighted */
+                            avgLeverage: number;
+                            /** @description Units-weighted */
+                            avgOpenRate: number;
+                            /** @description Net initial exposure ÷ net units (0 when flat) */
+                            netAvgOpenRate: number;
+                            avgConversionRate: number;
+                        }[];
+                        /** @description The caller's copies */
+                        mirrors: {
+                            mirrorId: number;
+                            /** @description Cash in the copy not in a position, USD */
+                            mirrorAvailableCash: number;
+                            /** @description Initial investment + funds added, USD */
+                            mirrorDepositTotal: number;
+                            /** @description Funds taken out, USD */
+                            mirrorWithdrawalTotal: number;
+                            mirrorStopLossPercentage: number;
+                            /** @description The copy's equity floor (0 = none), USD */
+                            mirrorStopLoss: number;
+                            /** @description Realized by the copy's closes, USD */
+                            mirrorClosedPositionsPnl: number;
+                            mirrorTotals: {
+                                /** @description Deposits − withdrawals, USD */
+                                mirrorNetFunding: number;
+                                /** @description Open P/L + closed P/L, USD */
+                                mirrorPositionsPnl: number;
+                                /** @description mirrorActiveMargin + mirrorPositionsPnl, USD */
+                                mirrorLiquidationValue: number;
+                                mirrorPositionsPnlPercent: number;
+                                mirrorMarginPercent: number;
+                                mirrorValuePercent: number;
+                                /** @description Available cash + Σ margins − closed P/L, USD */
+                                mirrorActiveMargin: number;
+                            };
+                            instrumentAggregates: {
+                                instrumentId: number;
+                                assetCurrency: string;
+                                /** @description Σ margins, USD */
+                                totalMarginAccountCurrency: number;
+                                /** @description Σ overnight fees taken, USD */
+                                totalFees: number;
+                                /** @description Σ overnight fees taken, USD */
+                                totalFeesAcctCcy: number;
+                                /** @description Σ stamp duty paid, USD */
+                                totalTaxes: number;
+                                /** @description Σ stamp duty paid, USD */
+                                totalTaxesAcctCcy: number;
+                                /** @description Σ margins, USD */
+                                totalMarginAssetCurrency: number;
+                                /** @description Unrealized P/L, USD */
+                                pnlAssetCurrency: number | null;
+                                /** @description accountCurrencyReturn ÷ totalMargin × 100 */
+                                accountCurrencyRoePercent: number;
+                                netContracts: number;
+                                /** @description Long units minus short units */
+                                netUnits: number;
+                                netCurrentExposureAssetCurrency: number;
+                                netCurrentExposureAccountCurrency: number;
+                                netInitialExposureAccountCurrency: number;
+                                /** @description Unrealized P/L, USD */
+                                accountCurrencyReturn: number;
+                                /** @description totalMargin + accountCurrencyReturn, USD */
+                                liquidationValueAccountCurrency: number;
+                                /** @description totalMargin + accountCurrencyReturn, USD */
+                                liquidationValueAssetCurrency: number;
+                                /** @description Margin-weighted */
+                                avgLeverage: number;
+                                /** @description Units-weighted */
+                                avgOpenRate: number;
+                                /** @description Net initial exposure ÷ net units (0 when flat) */
+                                netAvgOpenRate: number;
+                                avgConversionRate: number;
+                            }[];
+                        }[];
                     };
                 };
             };
@@ -47159,6 +47575,352 @@ export interface operations {
                                 absExposurePct: number;
                             }[];
                         }[];
+                    };
+                };
+            };
+            /** @description Missing, unknown or conflicting credentials (errorCode: Unauthorized) */
+            401: {
+                headers: {
+                    /** @description Present for bearer token problems */
+                    "WWW-Authenticate"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                        /** @description false */
+                        success: boolean;
+                        /**
+                         * Format: date-time
+                         * @description When the error was answered
+                         */
+                        timestamp: string;
+                        error: {
+                            /** @description VALIDATION_ERROR, NOT_FOUND, BAD_REQUEST, … */
+                            code: string;
+                            message: string;
+                            details?: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The credential holds none of the scopes this operation accepts; `details` names each accepted scope (`field`: `scopes`) (errorCode: InsufficientPermissions, Forbidden) */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                        /** @description false */
+                        success: boolean;
+                        /**
+                         * Format: date-time
+                         * @description When the error was answered
+                         */
+                        timestamp: string;
+                        error: {
+                            /** @description VALIDATION_ERROR, NOT_FOUND, BAD_REQUEST, … */
+                            code: string;
+                            message: string;
+                            details?: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Validation failed; `details` names each offending field (errorCode: ValidationFailed) */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                        /** @description false */
+                        success: boolean;
+                        /**
+                         * Format: date-time
+                         * @description When the error was answered
+                         */
+                        timestamp: string;
+                        error: {
+                            /** @description VALIDATION_ERROR, NOT_FOUND, BAD_REQUEST, … */
+                            code: string;
+                            message: string;
+                            details?: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests (errorCode: TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                        /** @description false */
+                        success: boolean;
+                        /**
+                         * Format: date-time
+                         * @description When the error was answered
+                         */
+                        timestamp: string;
+                        error: {
+                            /** @description VALIDATION_ERROR, NOT_FOUND, BAD_REQUEST, … */
+                            code: string;
+                            message: string;
+                            details?: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected server error; no internals are disclosed (errorCode: GeneralError) */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                        /** @description false */
+                        success: boolean;
+                        /**
+                         * Format: date-time
+                         * @description When the error was answered
+                         */
+                        timestamp: string;
+                        error: {
+                            /** @description VALIDATION_ERROR, NOT_FOUND, BAD_REQUEST, … */
+                            code: string;
+                            message: string;
+                            details?: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The database is unreachable or restarting; retry after the given seconds (errorCode: ServiceUnavailable) */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                        /** @description false */
+                        success: boolean;
+                        /**
+                         * Format: date-time
+                         * @description When the error was answered
+                         */
+                        timestamp: string;
+                        error: {
+                            /** @description VALIDATION_ERROR, NOT_FOUND, BAD_REQUEST, … */
+                            code: string;
+                            message: string;
+                            details?: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The database has no space left for this change; reads keep working (errorCode: InsufficientStorage) */
+            507: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                        /** @description false */
+                        success: boolean;
+                        /**
+                         * Format: date-time
+                         * @description When the error was answered
+                         */
+                        timestamp: string;
+                        error: {
+                            /** @description VALIDATION_ERROR, NOT_FOUND, BAD_REQUEST, … */
+                            code: string;
+                            message: string;
+                            details?: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getPortfolioCopiers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique request identifier; made by the server when absent */
+                "x-request-id"?: string;
+            };
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Current copiers and AUM tier of a public portfolio */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Users copying the portfolio now (active or paused copies) */
+                        copiers: number;
+                        /** @description Tier of the money copying it (cash + open margins): 0 none, 1 up to 10k USD, 2 from 10k, 3 from 100k, 4 from 1M, 5 from 10M */
+                        aumTier: number;
+                        /** @description None, Bronze, Silver, Gold, Platinum or Diamond */
+                        aumTierDesc: string | null;
                     };
                 };
             };
