@@ -107,10 +107,11 @@ describe.each(suites)("the dashboard in %s", () => {
     mkdirSync(ARTIFACTS, { recursive: true });
   });
 
+  // A browser and a server to close on a machine the other suites keep busy: more than a hook's usual minute.
   afterAll(async () => {
     await closeBrowser?.();
     await h?.close();
-  });
+  }, 180_000);
 
   const bidOf = async (instrumentId: number) =>
     (await page.getByTestId(`quote-${instrumentId}`).locator('[data-field="bid"]').textContent()) ?? "";

@@ -51,10 +51,11 @@ describe.each(suites)("the dashboard without its WebSocket, in %s", () => {
     page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
   });
 
+  // A browser and a server to close on a machine the other suites keep busy: more than a hook's usual minute.
   afterAll(async () => {
     await closeBrowser?.();
     await h?.close();
-  });
+  }, 180_000);
 
   it("says it is reconnecting, and still shows prices moving by polling the rates", async () => {
     await page.goto(`${base}/dashboard`);
