@@ -20,6 +20,7 @@ import { storeFailureOf } from "./infra/db/failures.js";
 import { registerClubRoutes } from "./modules/clubs/clubs.routes.js";
 import type { Deps } from "./modules/context.js";
 import { registerAgentPortfolioRoutes } from "./modules/copy-trading/agent-portfolios/agent-portfolios.routes.js";
+import { registerCopiersRoutes } from "./modules/copy-trading/copiers/copiers.routes.js";
 import { registerCopyRoutes } from "./modules/copy-trading/copies/copies.routes.js";
 import { registerDashboardRoutes } from "./modules/dashboard/dashboard.routes.js";
 import { registerHealthRoutes } from "./modules/health/health.routes.js";
@@ -115,6 +116,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
   registerPriceAlertRoutes(app, deps);
   registerAgentPortfolioRoutes(app, deps);
   registerCopyRoutes(app, deps);
+  registerCopiersRoutes(app, deps);
   await registerMediaRoutes(app, deps);
   registerSandboxRoutes(app, deps);
   registerDashboardRoutes(app, deps);

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { aumTierOf } from "../../src/modules/copy-trading/copiers/read-portfolio-copiers.js";
 import { mirrorEngineOf } from "../../src/modules/copy-trading/mirrors/mirror-engine.js";
-import { aumTierOf } from "../../src/modules/people/portfolio/read-copiers.js";
 import { engines, type Harness, type Headers, startHarness, type TestUser } from "../support/harness.js";
 
 const COPIES = "/api/v1/copy-trading/copies";

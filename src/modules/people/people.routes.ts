@@ -1,4 +1,3 @@
-import type { FastifyReply } from "fastify";
 import { api } from "../../http/access.js";
 import type { App } from "../../http/app-type.js";
 import { type Deps, withActor } from "../context.js";
@@ -15,7 +14,6 @@ import {
   LivePortfolio,
   PeopleQuery,
   PeopleResult,
-  PortfolioCopiers,
   Privacy,
   PrivacyChange,
   SearchQuery,
@@ -26,29 +24,15 @@ import {
 } from "./people.schemas.js";
 import { readDailyGain, readGain, readGainHistory } from "./performance/read-gain.js";
 import { readTradeInfo } from "./performance/read-trade-info.js";
-import { readPortfolioCopiers } from "./portfolio/read-copiers.js";
 import { readLivePortfolio } from "./portfolio/read-live-portfolio.js";
 import { readAssetsHistory, readExposureHistory } from "./portfolio/read-portfolio-history.js";
-import { PEOPLE_READ, type Target } from "./privacy/privacy.js";
+import { PEOPLE_READ } from "./privacy/privacy.js";
 import { PRIVACY_READ, PRIVACY_WRITE, readPrivacy, setPrivacy } from "./privacy/set-privacy.js";
 import { readPeople } from "./read-people.js";
 import { searchPeople } from "./search/search-people.js";
+import { CACHE, cacheFor, STATS, statsAccess } from "./stats-cache.routes.js";
 
 const INFO = ["Users Info"];
-const STATS = ["Users Stats"];
-
-/** Users Stats wraps its errors in upstream's service envelope (as price alerts do). */
-const statsAccess = { scopes: PEOPLE_READ, serviceErrors: true } as const;
-
-const CACHE =
-  "`Cache-Control`: `public, max-age=3600` for a portfolio its owner shows; `private, max-age=3600` for the owner's " +
-  "own view of a portfolio they hid; `no-store` on a refusal.";
-
-/** Upstream's Cache-Control of Users Stats: refusals are not stored; an owner's hidden portfolio is theirs alone. */
-function cacheFor(reply: FastifyReply, target: Target): void {
-  const hidden = target.choices.portfolioOptOut || target.choices.isPrivate;
-  void reply.header("cache-control", target.self && hidden ? "private, max-age=3600" : "public, max-age=3600");
-}
 
 export function registerPeopleRoutes(app: App, deps: Deps): void {
   const prefix = deps.config.scopePrefix;
@@ -216,31 +200,6 @@ export function registerPeopleRoutes(app: App, deps: Deps): void {
         request.params.username,
         request.query,
       );
-      cacheFor(reply, target);
-      return body;
-    },
-  });
-
-  app.route({
-    method: "GET",
-    url: "/api/v2/portfolios/:username/copiers",
-    ...api(
-      statsAccess,
-      {
-        operationId: "getPortfolioCopiers",
-        tags: STATS,
-        summary: "Current copier count and AUM tier of a public portfolio",
-        description:
-          "Users copying the portfolio now (active or paused copies) and the tier of the money they copy with " +
-          `(never the amount). 404 unknown, private or blocked; 403 when the owner opted out. ${CACHE}`,
-        params: UsernameParams,
-        response: { 200: PortfolioCopiers },
-      },
-      prefix,
-    ),
-    handler: async (request, reply) => {
-      void reply.header("cache-control", "no-store");
-      const { target, body } = await readPortfolioCopiers(withActor(deps, request.actor), request.params.username);
       cacheFor(reply, target);
       return body;
     },

@@ -2007,28 +2007,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v2/portfolios/{username}/copiers": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Current copier count and AUM tier of a public portfolio
-         * @description Users copying the portfolio now (active or paused copies) and the tier of the money they copy with (never the amount). 404 unknown, private or blocked; 403 when the owner opted out. `Cache-Control`: `public, max-age=3600` for a portfolio its owner shows; `private, max-age=3600` for the owner's own view of a portfolio they hid; `no-store` on a refusal.
-         *
-         *     Rate limit: default pool, 60 requests per 60 s, per caller.
-         */
-        get: operations["getPortfolioCopiers"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v2/portfolios/{username}/gain/{granularity}": {
         parameters: {
             query?: never;
@@ -2435,6 +2413,28 @@ export interface paths {
          * @description Rate limit: default pool, 60 requests per 60 s; plus writes pool, 20 requests per 60 s, per caller.
          */
         delete: operations["stopCopy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/portfolios/{username}/copiers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Current copier count and AUM tier of a public portfolio
+         * @description Users copying the portfolio now (active or paused copies) and the tier of the money they copy with (never the amount). 404 unknown, private or blocked; 403 when the owner opted out. `Cache-Control`: `public, max-age=3600` for a portfolio its owner shows; `private, max-age=3600` for the owner's own view of a portfolio they hid; `no-store` on a refusal.
+         *
+         *     Rate limit: default pool, 60 requests per 60 s, per caller.
+         */
+        get: operations["getPortfolioCopiers"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -47886,352 +47886,6 @@ export interface operations {
             };
         };
     };
-    getPortfolioCopiers: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description A unique request identifier; made by the server when absent */
-                "x-request-id"?: string;
-            };
-            path: {
-                username: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Current copiers and AUM tier of a public portfolio */
-            200: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit"?: unknown;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: unknown;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: unknown;
-                    /** @description `<limit>;w=<window seconds>` */
-                    "RateLimit-Policy"?: unknown;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description Users copying the portfolio now (active or paused copies) */
-                        copiers: number;
-                        /** @description Tier of the money copying it (cash + open margins): 0 none, 1 up to 10k USD, 2 from 10k, 3 from 100k, 4 from 1M, 5 from 10M */
-                        aumTier: number;
-                        /** @description None, Bronze, Silver, Gold, Platinum or Diamond */
-                        aumTierDesc: string | null;
-                    };
-                };
-            };
-            /** @description Missing, unknown or conflicting credentials (errorCode: Unauthorized) */
-            401: {
-                headers: {
-                    /** @description Present for bearer token problems */
-                    "WWW-Authenticate"?: unknown;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description Stable machine-readable code; see docs/errors.md */
-                        errorCode: string;
-                        /** @description Human-readable explanation */
-                        errorMessage: string;
-                        /** @description The request id, as echoed in x-request-id */
-                        requestId: string;
-                        details?: {
-                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
-                            field: string;
-                            /** @description One sentence naming the field and what is wrong with it */
-                            message: string;
-                        }[];
-                        /** @description false */
-                        success: boolean;
-                        /**
-                         * Format: date-time
-                         * @description When the error was answered
-                         */
-                        timestamp: string;
-                        error: {
-                            /** @description VALIDATION_ERROR, NOT_FOUND, BAD_REQUEST, … */
-                            code: string;
-                            message: string;
-                            details?: string;
-                            field?: string;
-                        };
-                    };
-                };
-            };
-            /** @description The credential holds none of the scopes this operation accepts; `details` names each accepted scope (`field`: `scopes`) (errorCode: InsufficientPermissions, Forbidden) */
-            403: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit"?: unknown;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: unknown;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: unknown;
-                    /** @description `<limit>;w=<window seconds>` */
-                    "RateLimit-Policy"?: unknown;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description Stable machine-readable code; see docs/errors.md */
-                        errorCode: string;
-                        /** @description Human-readable explanation */
-                        errorMessage: string;
-                        /** @description The request id, as echoed in x-request-id */
-                        requestId: string;
-                        details?: {
-                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
-                            field: string;
-                            /** @description One sentence naming the field and what is wrong with it */
-                            message: string;
-                        }[];
-                        /** @description false */
-                        success: boolean;
-                        /**
-                         * Format: date-time
-                         * @description When the error was answered
-                         */
-                        timestamp: string;
-                        error: {
-                            /** @description VALIDATION_ERROR, NOT_FOUND, BAD_REQUEST, … */
-                            code: string;
-                            message: string;
-                            details?: string;
-                            field?: string;
-                        };
-                    };
-                };
-            };
-            /** @description Validation failed; `details` names each offending field (errorCode: ValidationFailed) */
-            422: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit"?: unknown;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: unknown;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: unknown;
-                    /** @description `<limit>;w=<window seconds>` */
-                    "RateLimit-Policy"?: unknown;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description Stable machine-readable code; see docs/errors.md */
-                        errorCode: string;
-                        /** @description Human-readable explanation */
-                        errorMessage: string;
-                        /** @description The request id, as echoed in x-request-id */
-                        requestId: string;
-                        details?: {
-                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
-                            field: string;
-                            /** @description One sentence naming the field and what is wrong with it */
-                            message: string;
-                        }[];
-                        /** @description false */
-                        success: boolean;
-                        /**
-                         * Format: date-time
-                         * @description When the error was answered
-                         */
-                        timestamp: string;
-                        error: {
-                            /** @description VALIDATION_ERROR, NOT_FOUND, BAD_REQUEST, … */
-                            code: string;
-                            message: string;
-                            details?: string;
-                            field?: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too many requests (errorCode: TooManyRequests) */
-            429: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit"?: unknown;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: unknown;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: unknown;
-                    /** @description `<limit>;w=<window seconds>` */
-                    "RateLimit-Policy"?: unknown;
-                    /** @description Seconds to wait */
-                    "Retry-After"?: unknown;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description Stable machine-readable code; see docs/errors.md */
-                        errorCode: string;
-                        /** @description Human-readable explanation */
-                        errorMessage: string;
-                        /** @description The request id, as echoed in x-request-id */
-                        requestId: string;
-                        details?: {
-                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
-                            field: string;
-                            /** @description One sentence naming the field and what is wrong with it */
-                            message: string;
-                        }[];
-                        /** @description false */
-                        success: boolean;
-                        /**
-                         * Format: date-time
-                         * @description When the error was answered
-                         */
-                        timestamp: string;
-                        error: {
-                            /** @description VALIDATION_ERROR, NOT_FOUND, BAD_REQUEST, … */
-                            code: string;
-                            message: string;
-                            details?: string;
-                            field?: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unexpected server error; no internals are disclosed (errorCode: GeneralError) */
-            500: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit"?: unknown;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: unknown;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: unknown;
-                    /** @description `<limit>;w=<window seconds>` */
-                    "RateLimit-Policy"?: unknown;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description Stable machine-readable code; see docs/errors.md */
-                        errorCode: string;
-                        /** @description Human-readable explanation */
-                        errorMessage: string;
-                        /** @description The request id, as echoed in x-request-id */
-                        requestId: string;
-                        details?: {
-                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
-                            field: string;
-                            /** @description One sentence naming the field and what is wrong with it */
-                            message: string;
-                        }[];
-                        /** @description false */
-                        success: boolean;
-                        /**
-                         * Format: date-time
-                         * @description When the error was answered
-                         */
-                        timestamp: string;
-                        error: {
-                            /** @description VALIDATION_ERROR, NOT_FOUND, BAD_REQUEST, … */
-                            code: string;
-                            message: string;
-                            details?: string;
-                            field?: string;
-                        };
-                    };
-                };
-            };
-            /** @description The database is unreachable or restarting; retry after the given seconds (errorCode: ServiceUnavailable) */
-            503: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit"?: unknown;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: unknown;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: unknown;
-                    /** @description `<limit>;w=<window seconds>` */
-                    "RateLimit-Policy"?: unknown;
-                    /** @description Seconds to wait */
-                    "Retry-After"?: unknown;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description Stable machine-readable code; see docs/errors.md */
-                        errorCode: string;
-                        /** @description Human-readable explanation */
-                        errorMessage: string;
-                        /** @description The request id, as echoed in x-request-id */
-                        requestId: string;
-                        details?: {
-                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
-                            field: string;
-                            /** @description One sentence naming the field and what is wrong with it */
-                            message: string;
-                        }[];
-                        /** @description false */
-                        success: boolean;
-                        /**
-                         * Format: date-time
-                         * @description When the error was answered
-                         */
-                        timestamp: string;
-                        error: {
-                            /** @description VALIDATION_ERROR, NOT_FOUND, BAD_REQUEST, … */
-                            code: string;
-                            message: string;
-                            details?: string;
-                            field?: string;
-                        };
-                    };
-                };
-            };
-            /** @description The database has no space left for this change; reads keep working (errorCode: InsufficientStorage) */
-            507: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit"?: unknown;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: unknown;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: unknown;
-                    /** @description `<limit>;w=<window seconds>` */
-                    "RateLimit-Policy"?: unknown;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description Stable machine-readable code; see docs/errors.md */
-                        errorCode: string;
-                        /** @description Human-readable explanation */
-                        errorMessage: string;
-                        /** @description The request id, as echoed in x-request-id */
-                        requestId: string;
-                        details?: {
-                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
-                            field: string;
-                            /** @description One sentence naming the field and what is wrong with it */
-                            message: string;
-                        }[];
-                        /** @description false */
-                        success: boolean;
-                        /**
-                         * Format: date-time
-                         * @description When the error was answered
-                         */
-                        timestamp: string;
-                        error: {
-                            /** @description VALIDATION_ERROR, NOT_FOUND, BAD_REQUEST, … */
-                            code: string;
-                            message: string;
-                            details?: string;
-                            field?: string;
-                        };
-                    };
-                };
-            };
-        };
-    };
     getGainHistory: {
         parameters: {
             query?: {
@@ -56643,6 +56297,352 @@ export interface operations {
                             /** @description One sentence naming the field and what is wrong with it */
                             message: string;
                         }[];
+                    };
+                };
+            };
+        };
+    };
+    getPortfolioCopiers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique request identifier; made by the server when absent */
+                "x-request-id"?: string;
+            };
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Current copiers and AUM tier of a public portfolio */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Users copying the portfolio now (active or paused copies) */
+                        copiers: number;
+                        /** @description Tier of the money copying it (cash + open margins): 0 none, 1 up to 10k USD, 2 from 10k, 3 from 100k, 4 from 1M, 5 from 10M */
+                        aumTier: number;
+                        /** @description None, Bronze, Silver, Gold, Platinum or Diamond */
+                        aumTierDesc: string | null;
+                    };
+                };
+            };
+            /** @description Missing, unknown or conflicting credentials (errorCode: Unauthorized) */
+            401: {
+                headers: {
+                    /** @description Present for bearer token problems */
+                    "WWW-Authenticate"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                        /** @description false */
+                        success: boolean;
+                        /**
+                         * Format: date-time
+                         * @description When the error was answered
+                         */
+                        timestamp: string;
+                        error: {
+                            /** @description VALIDATION_ERROR, NOT_FOUND, BAD_REQUEST, … */
+                            code: string;
+                            message: string;
+                            details?: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The credential holds none of the scopes this operation accepts; `details` names each accepted scope (`field`: `scopes`) (errorCode: InsufficientPermissions, Forbidden) */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                        /** @description false */
+                        success: boolean;
+                        /**
+                         * Format: date-time
+                         * @description When the error was answered
+                         */
+                        timestamp: string;
+                        error: {
+                            /** @description VALIDATION_ERROR, NOT_FOUND, BAD_REQUEST, … */
+                            code: string;
+                            message: string;
+                            details?: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Validation failed; `details` names each offending field (errorCode: ValidationFailed) */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                        /** @description false */
+                        success: boolean;
+                        /**
+                         * Format: date-time
+                         * @description When the error was answered
+                         */
+                        timestamp: string;
+                        error: {
+                            /** @description VALIDATION_ERROR, NOT_FOUND, BAD_REQUEST, … */
+                            code: string;
+                            message: string;
+                            details?: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests (errorCode: TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                        /** @description false */
+                        success: boolean;
+                        /**
+                         * Format: date-time
+                         * @description When the error was answered
+                         */
+                        timestamp: string;
+                        error: {
+                            /** @description VALIDATION_ERROR, NOT_FOUND, BAD_REQUEST, … */
+                            code: string;
+                            message: string;
+                            details?: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected server error; no internals are disclosed (errorCode: GeneralError) */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                        /** @description false */
+                        success: boolean;
+                        /**
+                         * Format: date-time
+                         * @description When the error was answered
+                         */
+                        timestamp: string;
+                        error: {
+                            /** @description VALIDATION_ERROR, NOT_FOUND, BAD_REQUEST, … */
+                            code: string;
+                            message: string;
+                            details?: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The database is unreachable or restarting; retry after the given seconds (errorCode: ServiceUnavailable) */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                        /** @description false */
+                        success: boolean;
+                        /**
+                         * Format: date-time
+                         * @description When the error was answered
+                         */
+                        timestamp: string;
+                        error: {
+                            /** @description VALIDATION_ERROR, NOT_FOUND, BAD_REQUEST, … */
+                            code: string;
+                            message: string;
+                            details?: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The database has no space left for this change; reads keep working (errorCode: InsufficientStorage) */
+            507: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                        /** @description false */
+                        success: boolean;
+                        /**
+                         * Format: date-time
+                         * @description When the error was answered
+                         */
+                        timestamp: string;
+                        error: {
+                            /** @description VALIDATION_ERROR, NOT_FOUND, BAD_REQUEST, … */
+                            code: string;
+                            message: string;
+                            details?: string;
+                            field?: string;
+                        };
                     };
                 };
             };

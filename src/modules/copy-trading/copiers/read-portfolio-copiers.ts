@@ -1,6 +1,6 @@
 import type { Ctx } from "../../context.js";
-import { copiesOfLeader } from "../../copy-trading/mirrors/copies-of-leader.js";
-import { readableTarget, type Target } from "../privacy/privacy.js";
+import { readableTarget, type Target } from "../../people/privacy/privacy.js";
+import { copiesOfLeader } from "../mirrors/copies-of-leader.js";
 
 /**
  * Assets-under-management tiers (decision 0109): the lower bound of each, in USD cents, over the
