@@ -30,12 +30,16 @@ function firstJson(child, name) {
   });
 }
 
-/** Starts `social-trading-api serve` on a fresh SQLite file with the given extra environment (and Node options, e.g. `--cpu-prof`). */
-export async function startApp(env = {}, nodeArgs = []) {
+/**
+ * Starts `social-trading-api serve` on a fresh SQLite file with the given extra environment (and
+ * Node options, e.g. `--cpu-prof`), or on `database` (a SQLite file or a postgres:// URL already
+ * seeded, which stop() leaves in place); `main` runs another build (e.g. a copy of an older `dist/`).
+ */
+export async function startApp(env = {}, nodeArgs = [], database = undefined, main = join(ROOT, "dist/main.js")) {
   const dir = mkdtempSync(join(tmpdir(), "sta-bench-"));
   const child = spawn(
     process.execPath,
-    [...nodeArgs, join(ROOT, "dist/main.js"), "serve", "--port", "0", "--database", join(dir, "bench.db"), "--json"],
+    [...nodeArgs, main, "serve", "--port", "0", "--database", database ?? join(dir, "bench.db"), "--json"],
     { env: { ...process.env, LOG_LEVEL: "warn", ...env }, stdio: ["ignore", "pipe", "pipe"] },
   );
   const banner = await firstJson(child, "serve");

@@ -1,5 +1,6 @@
 // People search and the daily snapshot at scale (issue 16, item 8), in process on SQLite.
-// Usage: npm run build && node bench/people.mjs [--accounts 100000] [--queries 300] [--batch 500]
+// Usage: npm run build && node bench/people.mjs [--accounts 100000] [--queries 300] [--batch 500] [--keep]
+// (--keep leaves the filled SQLite store for EXPLAIN QUERY PLAN: bench/people-plans.mjs <store>)
 //
 // Fills a temp SQLite store with N users, each with a demo account and one open position (random
 // instrument, side, leverage, size), then:
@@ -22,6 +23,7 @@ const arg = (name, fallback) => {
 const N = arg("accounts", 100_000);
 const QUERIES = arg("queries", 300);
 const BATCH = arg("batch", 500);
+const KEEP = process.argv.includes("--keep");
 
 const { loadConfig } = await import("../dist/config.js");
 const { closeDeps, createDeps } = await import("../dist/runtime.js");
@@ -237,4 +239,5 @@ writeFileSync(
 );
 await app.close();
 await closeDeps(deps);
-rmSync(dir, { recursive: true, force: true });
+if (KEEP) console.log(`kept the store: ${join(dir, "bench.db")}`);
+else rmSync(dir, { recursive: true, force: true });

@@ -5,13 +5,33 @@
 // moves every catalog instrument (a plain random walk from the catalog's seed price and precision),
 // serializes each instrument's rate message once per tick, with the fields, string encoding and
 // envelope of the app's `Trading.Instrument.Rate` deltas (src/modules/realtime/rates.ts), and sends
-// each socket one frame holding the messages of its instruments. Nothing else: no auth, no
+// each socket one text frame holding the messages of its instruments. Nothing else: no auth, no
 // conflation, no backpressure, no keepalive. Prints `{ "port": N }` once listening.
+// FRAMES=bytes (the default) builds each socket's frame as the app does: every message is encoded
+// to UTF-8 once per tick and copied into the frame; FRAMES=string joins the message strings into
+// one string per socket (as the app did before decision 0159), which ws then encodes per socket.
 import { randomUUID } from "node:crypto";
 import { WebSocketServer } from "ws";
 import { CATALOG } from "../dist/modules/market/catalog.js";
 
 const tickMs = Number(process.env.TICK_MS ?? 100);
+const bytes = (process.env.FRAMES ?? "bytes") === "bytes";
+const TEXT = { binary: false };
+const OPEN = Buffer.from('{"messages":[');
+const CLOSE = Buffer.from("]}");
+const COMMA = Buffer.from(",");
+function frameOf(messages) {
+  let size = OPEN.length + CLOSE.length + messages.length - 1;
+  for (const m of messages) size += m.length;
+  const frame = Buffer.allocUnsafe(size);
+  let at = OPEN.copy(frame, 0);
+  for (let i = 0; i < messages.length; i++) {
+    if (i > 0) at += COMMA.copy(frame, at);
+    at += messages[i].copy(frame, at);
+  }
+  CLOSE.copy(frame, at);
+  return frame;
+}
 const SPREAD_BPS = 4;
 const VOLATILITY = 0.0004;
 const round = (v, p) => Math.round(v * 10 ** p) / 10 ** p;
@@ -72,16 +92,20 @@ setInterval(() => {
       PriceRateID: String(step),
     };
     const topic = `instrument:${i.id}`;
-    serialized.set(
-      i.id,
-      JSON.stringify({ topic, content: JSON.stringify(fields), id: randomUUID(), type: "Trading.Instrument.Rate" }),
-    );
+    const text = JSON.stringify({
+      topic,
+      content: JSON.stringify(fields),
+      id: randomUUID(),
+      type: "Trading.Instrument.Rate",
+    });
+    serialized.set(i.id, bytes ? Buffer.from(text) : text);
   }
   for (const [ws, ids] of subscriptions) {
     if (ids.length === 0) continue;
     const batch = new Array(ids.length);
     for (let k = 0; k < ids.length; k++) batch[k] = serialized.get(ids[k]);
-    ws.send(`{"messages":[${batch.join(",")}]}`);
+    if (bytes) ws.send(frameOf(batch), TEXT);
+    else ws.send(`{"messages":[${batch.join(",")}]}`);
   }
 }, tickMs);
 

@@ -1,17 +1,20 @@
 #!/usr/bin/env node
-// The real-time channel under many subscribers (issue 13 item 8, decision 0117):
+// The real-time channel under many subscribers (issue 13 item 8, decisions 0117 and 0159):
 //   npm run build && node bench/realtime.mjs [--sockets 1000] [--topics 50] [--duration 10] [--rounds 2]
-//                                            [--tick-ms 100] [--warmup 2] [--json] [--profile [--top N]]
-//                                            [--app-env NAME=VALUE …]
+//                                            [--users N] [--tick-ms 100] [--warmup 2] [--json]
+//                                            [--profile [--top N]] [--app-env NAME=VALUE …]
+//                                            [--baseline-frames bytes|string] [--app-main PATH]
 // Starts the real server (`serve`, MARKET_TICK_MS=--tick-ms) and a bare `ws` broadcast server
 // (bench/realtime-baseline.mjs) pushing frames of the same shape and size at the same rate. In
 // alternating rounds, one process of `ws` clients opens --sockets sockets to one of them,
-// authenticates each with a key pair made through the CLI, subscribes each to --topics
-// `instrument:<id>` topics (socket i takes the catalog's instruments i, i+1, …, wrapping, so that
-// every instrument is covered), lets it tick --warmup seconds, then for --duration seconds counts the
-// messages delivered, the tick-to-client latency of every frame (receive time minus the `Date` the
-// engine stamped the tick with: same machine, same clock) and the server's peak RSS and CPU.
-// Reports the app/baseline ratio of messages per second and the issue's targets, MET or MISSED.
+// authenticates socket i as user i % --users (default: a user and key pair per socket, made by
+// bench/realtime-users.mjs), subscribes each to --topics `instrument:<id>` topics (socket i takes
+// the catalog's instruments i, i+1, …, wrapping, so that every instrument is covered), lets it tick
+// --warmup seconds, then for --duration seconds counts the messages delivered, the tick-to-client
+// latency of every frame (receive time minus the `Date` the engine stamped the tick with: same
+// machine, same clock) and the server's peak RSS and CPU. Reports the app/baseline ratio of
+// messages per second and the issue's targets, MET or MISSED. --app-main runs another build of the
+// app (e.g. a copy of an older dist/, for a before/after in the same session).
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -33,6 +36,9 @@ const { values } = parseArgs({
     json: { type: "boolean", default: false },
     profile: { type: "boolean", default: false },
     "app-env": { type: "string", multiple: true, default: [] },
+    users: { type: "string" },
+    "app-main": { type: "string" },
+    "baseline-frames": { type: "string", default: "bytes" },
     top: { type: "string", default: "25" },
   },
 });
@@ -43,6 +49,10 @@ const ROUNDS = Number(values.rounds);
 const WARMUP = Number(values.warmup);
 const TICK_MS = Number(values["tick-ms"]);
 const TARGETS = { minRatio: 0.5, maxP99Ms: 50, maxRssMb: 300 };
+// Many users: by default every socket is a user of its own, with its own key pair.
+const USERS = Math.min(SOCKETS, Number(values.users ?? SOCKETS));
+const BASELINE_FRAMES = values["baseline-frames"];
+if (!["bytes", "string"].includes(BASELINE_FRAMES)) throw new Error("--baseline-frames is bytes or string");
 
 const ids = CATALOG.map((e) => e.instrumentId);
 if (TOPICS > ids.length) throw new Error(`--topics at most ${ids.length}: the catalog's instruments`);
@@ -57,7 +67,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function startBaseline() {
   const child = spawn(process.execPath, [fileURLToPath(new URL("./realtime-baseline.mjs", import.meta.url))], {
-    env: { ...process.env, TICK_MS: String(TICK_MS) },
+    env: { ...process.env, TICK_MS: String(TICK_MS), FRAMES: BASELINE_FRAMES },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const port = await new Promise((resolve, reject) => {
@@ -77,6 +87,26 @@ async function startBaseline() {
       await new Promise((r) => child.once("exit", r));
     },
   };
+}
+
+/** Makes `count` users with a key pair each in the app's store (as the CLI would, in one process). */
+async function makeUsers(target, count) {
+  const child = spawn(
+    process.execPath,
+    [
+      fileURLToPath(new URL("./realtime-users.mjs", import.meta.url)),
+      "--database",
+      join(target.dir, "bench.db"),
+      "--count",
+      String(count),
+    ],
+    { env: { ...process.env, LOG_LEVEL: "warn" }, stdio: ["ignore", "pipe", "inherit"] },
+  );
+  let out = "";
+  child.stdout.on("data", (c) => (out += c));
+  const code = await new Promise((r) => child.once("exit", r));
+  if (code !== 0) throw new Error(`realtime-users exited with ${code}`);
+  return JSON.parse(out);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -263,9 +293,9 @@ async function round(target, keys) {
 
 const env = {
   MARKET_TICK_MS: String(TICK_MS),
-  // Every socket authenticates as the same user: the per-user cap (10 by default) is raised to
-  // the socket count for the run. Nothing else changes from the defaults.
-  REALTIME_MAX_CONNECTIONS_PER_USER: String(Math.max(10, SOCKETS)),
+  // Socket i authenticates as user i % --users: the per-user cap (10 by default) is raised only
+  // when a user holds more sockets than that. Nothing else changes from the defaults.
+  ...(Math.ceil(SOCKETS / USERS) > 10 ? { REALTIME_MAX_CONNECTIONS_PER_USER: String(Math.ceil(SOCKETS / USERS)) } : {}),
   // Sockets may all be connecting before any has authenticated.
   REALTIME_MAX_UNAUTHENTICATED: String(Math.max(1000, SOCKETS)),
   // --app-env NAME=VALUE (repeatable): more server settings for the run, e.g. REALTIME_BUFFER_BYTES.
@@ -279,14 +309,18 @@ log(
 // --profile: the app runs under --cpu-prof (as bench/profile.mjs does); its busiest functions are
 // printed at the end (connection setup included).
 const profDir = values.profile ? mkdtempSync(join(tmpdir(), "sta-profile-")) : undefined;
-const app = await startApp(env, profDir ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : []);
+const app = await startApp(
+  env,
+  profDir ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [],
+  undefined,
+  ...(values["app-main"] ? [values["app-main"]] : []),
+);
 const baseline = await startBaseline();
 const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : "n/a");
 let exitCode = 0;
 try {
-  // A key pair made through the CLI, as an operator would: read-only market data.
-  const made = await app.cli(["keys", "create", "--user", "demo", "--scopes", "trade.demo:read", "--app", "bench"]);
-  const keys = [{ apiKey: made.apiKey, userKey: made.userKey }];
+  // --users users, each with a key pair reading market data (bench/realtime-users.mjs).
+  const { keys } = await makeUsers(app, USERS);
   const targets = {
     app: { url: `${app.baseUrl.replace(/^http/, "ws")}/ws`, pid: app.pid },
     baseline: { url: baseline.url, pid: baseline.pid },
@@ -329,7 +363,7 @@ try {
     rss: a.peakRssMb < TARGETS.maxRssMb,
   };
   console.log(
-    `\n# realtime: ${SOCKETS} sockets × ${TOPICS} instrument topics, ticks every ${TICK_MS} ms (${fmt(expectedPerSecond)} messages/s due), ${ROUNDS} rounds of ${DURATION}s`,
+    `\n# realtime: ${SOCKETS} sockets (${USERS} users) × ${TOPICS} instrument topics, ticks every ${TICK_MS} ms (${fmt(expectedPerSecond)} messages/s due), ${ROUNDS} rounds of ${DURATION}s; baseline frames: ${BASELINE_FRAMES}`,
   );
   console.log(
     "target     msg/s (median)  of due  msg/frame  B/msg  p50 ms  p99 ms  max ms  idle/peak RSS MB  server CPU  µs CPU/msg  client CPU",
@@ -361,7 +395,16 @@ try {
   const report = {
     scenario: "realtime",
     at: new Date().toISOString(),
-    options: { sockets: SOCKETS, topics: TOPICS, duration: DURATION, rounds: ROUNDS, warmup: WARMUP, tickMs: TICK_MS },
+    options: {
+      sockets: SOCKETS,
+      users: USERS,
+      topics: TOPICS,
+      duration: DURATION,
+      rounds: ROUNDS,
+      warmup: WARMUP,
+      tickMs: TICK_MS,
+      baselineFrames: BASELINE_FRAMES,
+    },
     env,
     expectedPerSecond,
     app: a,

@@ -26,12 +26,15 @@ import { MarketEngine } from "./modules/market/engine.js";
 import { marketHours as makeMarketHours } from "./modules/market/hours/market-hours.js";
 import { registerPriceStream } from "./modules/market/price-stream.js";
 import { registerNotificationSubscribers } from "./modules/notifications/notifications.subscribers.js";
+import { NotificationPollCache } from "./modules/notifications/poll-cache.js";
 import { createExternalKeys } from "./modules/oauth/access-tokens.js";
 import { KeyStore, registerSigningKeySubscribers } from "./modules/oauth/signing-keys.js";
+import { registerPeopleSubscribers } from "./modules/people/people.subscribers.js";
 import { createAlertWatch, registerAlertWatch } from "./modules/price-alerts/alert-watch.js";
 import { RealtimeHub, registerPositionUpdates, registerRealtimeFeeds } from "./modules/realtime/hub.js";
 import { PositionUpdates } from "./modules/realtime/position-updates.js";
 import { createSandboxState, sandboxClockOver } from "./modules/sandbox/sandbox-state.js";
+import { registerTradePostSubscribers } from "./modules/social/trade-posts/trade-posts.subscribers.js";
 import { createEntryOrderWatch, registerEntryOrderWatch } from "./modules/trading/entry-orders/entry-watch.js";
 import { registerExitChanges } from "./modules/trading/positions/change-exits.js";
 import { createTriggerWatch, registerTradingMetrics, registerTradingTriggers } from "./modules/trading/triggers.js";
@@ -121,6 +124,7 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
       triggers: createTriggerWatch(),
       entryOrders: createEntryOrderWatch(),
       alerts: createAlertWatch(),
+      notificationPolls: NotificationPollCache.listening(bus),
       instrumentCache: new Map(),
       signingKeys: new KeyStore(db, clock, secrets),
       externalKeys: createExternalKeys(config),
@@ -142,6 +146,8 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
     registerTradingMetrics(deps);
     registerMirrorEngine(deps);
     registerWatchlistSubscribers(deps);
+    registerTradePostSubscribers(deps);
+    registerPeopleSubscribers(deps);
     // After the triggers: a trailing stop's new level is known.
     registerPositionUpdates(deps);
     return deps;

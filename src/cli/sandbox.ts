@@ -376,6 +376,25 @@ export function addSandboxCommands(program: Command, withStore: WithStore): void
       });
   }
 
+  sandbox
+    .command("traders")
+    .description("the seeded traders (alice, bob, carmen) trade now: one pass of their strategy (decision 0174)")
+    .action(async (_o, cmd: Command) => {
+      const { out, send } = remoteOf(cmd);
+      const r = (await send("POST", "/sandbox/v1/traders/trade")) as {
+        trades: { username: string; action: string; instrumentId: number; positionId: number }[];
+        skipped: { username: string; instrumentId: number; reason: string }[];
+      };
+      out.result(
+        r,
+        () =>
+          [
+            ...r.trades.map((t) => `${t.username}: ${t.action} ${t.instrumentId} (position ${t.positionId})`),
+            ...r.skipped.map((t) => `${t.username}: skipped ${t.instrumentId}: ${t.reason}`),
+          ].join("\n") || "no seeded traders with a demo account",
+      );
+    });
+
   // --- world ----------------------------------------------------------------------------------
   const world = sandbox.command("world").description("the whole world: reset and snapshots");
   world

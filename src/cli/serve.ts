@@ -9,6 +9,7 @@ import { startMarket } from "../modules/market/quotes.js";
 import { issuerFor, recordIssuer } from "../modules/oauth/issuer.js";
 import { prepareSigningKeys } from "../modules/oauth/signing-keys.js";
 import { startSnapshots } from "../modules/people/history/take-snapshots.js";
+import { startSeededStrategies } from "../modules/people/strategies/seeded-strategies.js";
 import { loadAlerts } from "../modules/price-alerts/alert-watch.js";
 import { START_SNAPSHOT, saveSnapshot } from "../modules/sandbox/world.js";
 import { loadEntryOrders } from "../modules/trading/entry-orders/entry-watch.js";
@@ -56,10 +57,12 @@ export async function serve(config: Config, out: Output): Promise<void> {
   const app = await buildApp(config, deps);
   const stopRetention = startRetention(deps);
   const stopSnapshots = startSnapshots(deps);
+  const stopStrategies = startSeededStrategies(deps);
   const stop = async () => {
     await app.close();
     await stopRetention();
     await stopSnapshots();
+    await stopStrategies();
     // A restart resumes trailing stops from where they stand now.
     await persistTrailingStops(deps).catch((error) => deps.log.warn({ err: error }, "could not save trailing stops"));
     await closeDeps(deps);

@@ -1,4 +1,5 @@
-/** People and performance (docs/decisions/0138–0142): PEOPLE_SNAPSHOT_EVERY_MS, PEOPLE_SEED_HISTORY_DAYS. */
+/** People and performance (docs/decisions/0138–0142): PEOPLE_SNAPSHOT_EVERY_MS, PEOPLE_SEED_HISTORY_DAYS,
+ * PEOPLE_SEEDED_TRADING_EVERY_SECONDS (0174). */
 
 import type { Pick } from "./shared.js";
 
@@ -7,6 +8,8 @@ export interface PeopleSettings {
   snapshotEveryMs: number;
   /** Days of daily history replayed for the seeded traders on first start (0 = none). */
   seedHistoryDays: number;
+  /** How often the seeded traders trade on their own, on the leading instance (0 = never; decision 0174). */
+  seededTradingEveryMs: number;
 }
 
 function whole(pick: Pick, name: string, fallback: string, min: number, max: number, problems: string[]): number {
@@ -21,5 +24,6 @@ export function parsePeopleSettings(pick: Pick, problems: string[]): PeopleSetti
   return {
     snapshotEveryMs: whole(pick, "PEOPLE_SNAPSHOT_EVERY_MS", "3600000", 1000, 86_400_000, problems),
     seedHistoryDays: whole(pick, "PEOPLE_SEED_HISTORY_DAYS", "365", 0, 800, problems),
+    seededTradingEveryMs: whole(pick, "PEOPLE_SEEDED_TRADING_EVERY_SECONDS", "120", 0, 86_400, problems) * 1000,
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Database and Redis settings: DATABASE_URL (--database), DATABASE_QUERY_TIMEOUT_MS,
- * SQLITE_SYNCHRONOUS, REDIS_URL (--redis-url), REDIS_NAMESPACE.
+ * SQLITE_SYNCHRONOUS, SQLITE_GROUP_COMMIT, REDIS_URL (--redis-url), REDIS_NAMESPACE.
  */
 
 import { statSync } from "node:fs";
@@ -19,6 +19,12 @@ export interface DatabaseTarget {
    * a committed order survives a power loss too, at a cost measured in docs/decisions/0107.
    */
   synchronous?: SqliteSynchronous;
+  /**
+   * SQLITE_GROUP_COMMIT: `on` (default) writes the transactions asked for together in one commit,
+   * each in its own savepoint, and answers each after that commit (decision 0172); `off` commits
+   * each transaction on its own (the comparison the orders benchmark makes).
+   */
+  groupCommit?: boolean;
   /**
    * DATABASE_QUERY_TIMEOUT_MS (PostgreSQL): how long one statement may wait for PostgreSQL's answer
    * before it fails (a 503) and its connection is dropped: a hung server or link holds no request
@@ -119,6 +125,13 @@ export function parseStorageSettings(
       `SQLITE_SYNCHRONOUS must be normal (safe against a crash of the process) or full (safe against a power loss too) (got "${synchronousText}")`,
     );
   }
+  const groupText = pick(undefined, "SQLITE_GROUP_COMMIT") ?? "on";
+  const group = groupText.toLowerCase();
+  if (group !== "on" && group !== "off") {
+    problems.push(
+      `SQLITE_GROUP_COMMIT must be on (transactions asked for together share one commit) or off (got "${groupText}")`,
+    );
+  }
   const timeoutText = pick(undefined, "DATABASE_QUERY_TIMEOUT_MS") ?? String(DEFAULT_QUERY_TIMEOUT_MS);
   const queryTimeoutMs = Number(timeoutText);
   if (!/^\d+$/.test(timeoutText) || queryTimeoutMs < 100 || queryTimeoutMs > 600_000) {
@@ -133,7 +146,7 @@ export function parseStorageSettings(
           pgEnv: { PGHOST: pick(undefined, "PGHOST"), PGPORT: pick(undefined, "PGPORT") },
           queryTimeoutMs: Number.isFinite(queryTimeoutMs) ? queryTimeoutMs : DEFAULT_QUERY_TIMEOUT_MS,
         }
-      : { ...parsed, synchronous: synchronous === "full" ? "full" : "normal" };
+      : { ...parsed, synchronous: synchronous === "full" ? "full" : "normal", groupCommit: group !== "off" };
 
   const redisUrl = pick(flags.redisUrl, "REDIS_URL");
   if (redisUrl !== undefined && !/^rediss?:\/\/.+/i.test(redisUrl)) {

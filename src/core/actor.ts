@@ -14,6 +14,18 @@ export interface UserActor {
   readonly allowedIps?: readonly string[];
 }
 
+/**
+ * Whether a user's credential may be used from `address`, the client's address as TRUST_PROXY
+ * makes it: any, unless the credential has an IP allow-list (decision 0144). An IPv4-mapped IPv6
+ * address (`::ffff:1.2.3.4`) counts as its IPv4 address. The REST API and the real-time channel
+ * both ask this.
+ */
+export function admitsAddress(actor: UserActor, address: string): boolean {
+  if (!actor.allowedIps || actor.allowedIps.length === 0) return true;
+  const ip = address.startsWith("::ffff:") ? address.slice(7) : address;
+  return actor.allowedIps.includes(ip);
+}
+
 export interface SystemActor {
   readonly kind: "system";
   readonly name: string;

@@ -140,6 +140,30 @@ export interface PositionClosed {
   readonly occurredAt: string;
 }
 
+/**
+ * Copies closed with the position they copy, one event for a batch of them (copy trading,
+ * decision 0162): each close as PositionClosed tells it. Recorded in place of one PositionClosed
+ * per copy, so its subscribers (the copiers' notifications) write a batch at once.
+ */
+export interface CopiesClosed {
+  readonly type: "CopiesClosed";
+  readonly parentPositionId: number;
+  readonly closes: readonly PositionClosed[];
+  readonly occurredAt: string;
+}
+
+/**
+ * How many users copy `userId` now (active or paused copies, each copier once), counted by copy
+ * trading after a copy of them started or stopped (decision 0164): the people module keeps its
+ * stats' `copiers` with it.
+ */
+export interface CopiersChanged {
+  readonly type: "CopiersChanged";
+  readonly userId: string;
+  readonly copiers: number;
+  readonly occurredAt: string;
+}
+
 /** A price alert was created or its target changed: every instance's alert index watches it. */
 export interface PriceAlertSet {
   readonly type: "PriceAlertSet";
@@ -272,6 +296,8 @@ export interface PositionExitsChanged {
 export type TradingEvent =
   | PositionOpened
   | PositionClosed
+  | CopiesClosed
+  | CopiersChanged
   | OrderExecuted
   | EntryOrderPlaced
   | EntryOrderEnded
@@ -312,6 +338,17 @@ export interface NotificationCreated {
   readonly occurredAt: string;
 }
 
+/**
+ * Notifications changed status (New to Seen by a read, to Read by PATCH), or, with `userIds`
+ * "all", the whole store was replaced (the sandbox's reset): for the per-user poll answers each
+ * instance keeps (src/modules/notifications/poll-cache.ts). Not told to clients.
+ */
+export interface NotificationsChanged {
+  readonly type: "NotificationsChanged";
+  readonly userIds: readonly string[] | "all";
+  readonly occurredAt: string;
+}
+
 /** One notification as the REST list returns it (notifications.schemas.ts NotificationMessage). */
 export interface NotificationItem {
   readonly messageId: string;
@@ -342,7 +379,8 @@ export type DomainEvent =
   | TradingEvent
   | PriceAlertEvent
   | PricesTicked
-  | NotificationCreated;
+  | NotificationCreated
+  | NotificationsChanged;
 export type DomainEventType = DomainEvent["type"];
 export type EventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
 

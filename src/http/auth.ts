@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { InsufficientPermissions } from "../core/access.js";
-import { type Actor, ANONYMOUS, type UserActor } from "../core/actor.js";
+import { type Actor, ANONYMOUS, admitsAddress, type UserActor } from "../core/actor.js";
 import { AppError } from "../core/errors.js";
 import { acceptedScopesProblem, isAdmitted } from "../core/scopes.js";
 import { onRequestOfGuardedRoutes } from "./route-hooks.js";
@@ -46,11 +46,8 @@ export function registerAuth(app: FastifyInstance, authenticators: Authenticator
           "Authentication required: send a bearer token or the x-api-key / x-user-key pair",
         );
       }
-      if (actor.kind === "user" && actor.allowedIps && actor.allowedIps.length > 0) {
-        const ip = request.ip.startsWith("::ffff:") ? request.ip.slice(7) : request.ip;
-        if (!actor.allowedIps.includes(ip)) {
-          return new AppError("Unauthorized", "This user token may not be used from this address (its IP allow-list)");
-        }
+      if (actor.kind === "user" && !admitsAddress(actor, request.ip)) {
+        return new AppError("Unauthorized", "This user token may not be used from this address (its IP allow-list)");
       }
       request.actor = actor;
       return undefined;

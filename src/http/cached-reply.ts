@@ -14,7 +14,7 @@ export interface OkReply<View> {
   send(payload: View): unknown;
 }
 
-const JSON_TYPE = "application/json; charset=utf-8";
+export const JSON_TYPE = "application/json; charset=utf-8";
 
 /**
  * Sends a read's 200 answer through the read cache: the body is what the route's own response
@@ -53,4 +53,9 @@ export function sendCached<View>(
  */
 export function sendFailure(reply: unknown, error: unknown): void {
   (reply as FastifyReply).send(error);
+}
+
+/** Sends a 200 answer's bytes made elsewhere from the route's own serializer (shared documents). */
+export function sendBytes(reply: unknown, body: Buffer): void {
+  (reply as FastifyReply).type(JSON_TYPE).send(body);
 }

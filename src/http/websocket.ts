@@ -3,13 +3,15 @@ import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import type { Config } from "../config.js";
+import { clientAddressResolver } from "./client-address.js";
 
 /** Where the real-time channel is served (decision 0110). */
 export const REALTIME_PATH = "/ws";
 
 /** What takes a checked upgrade over: the real-time module's server (src/modules/realtime/server.ts). */
 export interface UpgradeTarget {
-  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** `clientAddress`: the client's address as the REST API's `request.ip` would be (TRUST_PROXY). */
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer, clientAddress: string): void;
   close(): Promise<void>;
 }
 
@@ -26,6 +28,7 @@ const refuse = (socket: Duplex, status: number, text: string) => {
 export function registerWebSocketUpgrade(app: FastifyInstance, config: Config, realtime: UpgradeTarget): void {
   const origins = config.corsOrigins;
   const listed = new Set(origins === "*" ? [] : origins);
+  const clientAddress = clientAddressResolver(config.trustProxy);
   type Fallback = (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
   const onUpgrade = (otherwise: Fallback) => (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = (request.url ?? "").split("?")[0];
@@ -33,7 +36,7 @@ export function registerWebSocketUpgrade(app: FastifyInstance, config: Config, r
     if (path !== REALTIME_PATH || !websocket) return otherwise(request, socket, head);
     const origin = request.headers.origin;
     if (origin !== undefined && origins !== "*" && !listed.has(origin)) return refuse(socket, 403, "Forbidden");
-    realtime.handleUpgrade(request, socket, head);
+    realtime.handleUpgrade(request, socket, head, clientAddress(request));
   };
   /**
    * Any other request that asks for an upgrade (`Upgrade: h2c` from `curl --http2`, a WebSocket

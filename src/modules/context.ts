@@ -7,7 +7,6 @@ import type { Market } from "../core/market.js";
 import type { SecretBox } from "../core/secrets.js";
 import type { Db } from "../infra/db/database.js";
 import type { Executor } from "../infra/db/executor.js";
-import { runTransaction } from "../infra/db/transactions.js";
 import type { Metrics } from "../infra/metrics.js";
 import type { RateLimitStore } from "../infra/ratelimit/index.js";
 
@@ -56,14 +55,16 @@ export const withActor = (deps: Deps, actor: Actor): Ctx => ({ ...deps, actor })
 /**
  * Runs `work` in one transaction; the events it records are published only after commit, so a
  * subscriber never sees a change that was rolled back. A transaction PostgreSQL aborts for a
- * deadlock or a serialization failure is run again (bounded): `work` must be safe to rerun.
+ * deadlock or a serialization failure is run again (bounded): `work` must be safe to rerun. On
+ * SQLite, works asked for together share one commit, each in its own savepoint, and each answers
+ * only after that commit (group commit, decision 0172).
  */
 export async function transact<T>(
   deps: Deps,
   work: (trx: Executor, record: (event: DomainEvent) => void) => Promise<T>,
 ): Promise<T> {
   let events: DomainEvent[] = [];
-  const result = await runTransaction(deps.db.kysely, (trx) => {
+  const result = await deps.db.transaction((trx) => {
     events = [];
     return work(trx, (e) => events.push(e));
   });

@@ -2121,6 +2121,27 @@ const CASES: Case[] = [
     what: "an unknown username",
     request: (w) => ({ method: "GET", url: `${PORTFOLIOS}/nobody_at_all/copiers`, as: w.me }),
   },
+  {
+    op: "GET /api/v1/pi-data/copiers",
+    status: 200,
+    what: "the caller's copiers, one copying them",
+    request: async (w) => {
+      const leader = await w.h.user(["pi-data:read"]);
+      const copier = await w.h.user(["trade.demo:write"]);
+      await w.ok(
+        {
+          method: "POST",
+          url: "/api/v1/copy-trading/copies",
+          as: copier,
+          body: { username: leader.user.username, amount: 500 },
+        },
+        201,
+      );
+      return { method: "GET", url: "/api/v1/pi-data/copiers", as: leader };
+    },
+    content: (body: { copiers: { AmountCategory: string }[] }) =>
+      expect(body.copiers).toEqual([expect.objectContaining({ AmountCategory: "500-1000" })]),
+  },
 ];
 
 /**

@@ -194,7 +194,9 @@ describe.each(engines())("the /metrics endpoint on %s", (engine) => {
     const delta = (name: string) => sampleValue(after, name) - sampleValue(before, name);
     expect(delta("sta_read_cache_misses_total")).toBe(1);
     expect(delta("sta_read_cache_hits_total")).toBe(1);
-    expect(delta("sta_read_cache_bytes")).toBe(Buffer.byteLength(first.body));
+    // The entry is the post's shared document (decision 0169): its bytes (the answer with every
+    // caller flag false) and the positions of those flags, so at least the answer's size.
+    expect(delta("sta_read_cache_bytes")).toBeGreaterThanOrEqual(Buffer.byteLength(first.body));
     expect(delta("sta_read_cache_entries")).toBe(1);
   });
 

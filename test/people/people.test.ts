@@ -266,6 +266,46 @@ describe.each(engines())("people and performance on %s", (engine) => {
     expect((await get(viewer, `${INFO}/search`)).statusCode).toBe(422);
   });
 
+  it("search answers every sort in both directions, ties by customer id, pages agreeing with the whole list (decision 0165)", async () => {
+    const fields = {
+      gain: "gain",
+      dailyGain: "dailyGain",
+      thisWeekGain: "thisWeekGain",
+      riskScore: "riskScore",
+      maxDailyRiskScore: "maxDailyRiskScore",
+      maxMonthlyRiskScore: "maxMonthlyRiskScore",
+      copiers: "copiers",
+      profitableMonthsPct: "profitableMonthsPct",
+      weeksSinceRegistration: "weeksSinceRegistration",
+      userName: "userName",
+    } as const;
+    for (const [sort, field] of Object.entries(fields)) {
+      for (const desc of [false, true]) {
+        const res = await get(viewer, `${INFO}/search?period=OneYearAgo&pageSize=100&sort=${desc ? "-" : ""}${sort}`);
+        expect(res.statusCode, res.body).toBe(200);
+        const { items, totalItems } = res.json() as { items: Record<string, unknown>[]; totalItems: number };
+        expect(totalItems).toBe(items.length);
+        expect(items.map((i) => i.userName)).toContain(trader.user.username);
+        const key = (i: Record<string, unknown>) =>
+          field === "userName" ? String(i.userName).toLowerCase() : Number(i[field]);
+        for (let k = 1; k < items.length; k++) {
+          const [a, b] = [key(items[k - 1]!), key(items[k]!)];
+          // weeksSinceRegistration is whole weeks: ties there are ordered by registration time, not gcid.
+          if (a === b && field !== "weeksSinceRegistration")
+            expect(Number(items[k - 1]!.customerId)).toBeLessThan(Number(items[k]!.customerId));
+          else expect(desc ? a >= b : a <= b).toBe(true);
+        }
+        const second = await get(
+          viewer,
+          `${INFO}/search?period=OneYearAgo&pageSize=1&page=2&sort=${desc ? "-" : ""}${sort}`,
+        );
+        expect(second.json().items.map((i: { userName: string }) => i.userName)).toEqual(
+          items.slice(1, 2).map((i) => i.userName),
+        );
+      }
+    }
+  });
+
   it("privacy: an opted-out portfolio is 403 to others (no-store) and private to its owner; a private profile is 404", async () => {
     const optOut = await put(trader, "/api/v1/user-info/privacy", { portfolioOptOut: true });
     expect(optOut.statusCode, optOut.body).toBe(200);
@@ -288,6 +328,8 @@ describe.each(engines())("people and performance on %s", (engine) => {
     expect((await get(viewer, `${STATS}/${trader.user.username}/gain/daily`)).statusCode).toBe(404);
     const hidden = await get(viewer, `${INFO}/search?period=OneYearAgo&pageSize=100`);
     expect(hidden.json().items.map((i: { userName: string }) => i.userName)).not.toContain(trader.user.username);
+    const ownSearch = await get(trader, `${INFO}/search?period=OneYearAgo&pageSize=100`);
+    expect(ownSearch.json().items.map((i: { userName: string }) => i.userName)).toContain(trader.user.username);
     expect((await get(trader, `${INFO}/${trader.user.username}/gain`)).statusCode).toBe(200);
     expect(await copyRefusal(h.deps, viewer.user.id, trader.user.id)).toMatchObject({ code: "private" });
     await put(trader, "/api/v1/user-info/privacy", { isPrivate: false, copyBlocked: true });

@@ -62,4 +62,43 @@ describe.each(engines())("seeded history on %s (decision 0142)", (engine) => {
     // Today's close against the last replayed one: a day's move, not a jump to another balance.
     expect(Math.abs(first!.gain)).toBeLessThan(10);
   });
+
+  it("leaves the rebalancing closes as closed trades that tradeinfo counts and that sum to the realised result (decision 0166)", async () => {
+    const info = await get("/api/v1/user-info/people/bob/tradeinfo?period=OneYearAgo");
+    expect(info.statusCode, info.body).toBe(200);
+    const body = info.json() as {
+      trades: number;
+      topTradedInstrumentId?: number;
+      winRatio: number;
+      activeWeeksPct: number;
+    };
+    // 60 days, a rebalance every 30: closes on day 30 and at the handover, 3 legs each.
+    expect(body.trades).toBe(6);
+    expect([1, 17, 18]).toContain(body.topTradedInstrumentId);
+    expect(body.activeWeeksPct).toBeGreaterThan(0);
+    const bob = await h.deps.db.kysely
+      .selectFrom("users")
+      .select("id")
+      .where("usernameLower", "=", "bob")
+      .executeTakeFirstOrThrow();
+    const trades = await h.deps.db.kysely.selectFrom("demoTrades").selectAll().where("userId", "=", bob.id).execute();
+    const account = await h.deps.db.kysely
+      .selectFrom("demoAccounts")
+      .selectAll()
+      .where("userId", "=", bob.id)
+      .executeTakeFirstOrThrow();
+    const realised = trades.reduce((s, t) => s + Number(t.netProfitCents), 0);
+    expect(realised).toBe(Number(account.realizedPnlCents));
+    expect(body.winRatio).toBeCloseTo((trades.filter((t) => Number(t.netProfitCents) > 0).length / 6) * 100, 2);
+    // Each trade's position and orders exist, closed, so trade history and lookups name real rows.
+    for (const t of trades) {
+      const position = await h.deps.db.kysely
+        .selectFrom("demoPositions")
+        .select(["status", "openRate"])
+        .where("positionId", "=", t.positionId)
+        .executeTakeFirstOrThrow();
+      expect(position).toEqual({ status: "closed", openRate: t.openRate });
+      expect(t.openDateTime < t.closeDateTime).toBe(true);
+    }
+  });
 });

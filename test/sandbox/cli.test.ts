@@ -206,6 +206,19 @@ describe("the sandbox commands of the CLI", { timeout: 120_000 }, () => {
     expect((await api("GET", "/api/v1/trading/info/trade/demo/history")).body).toEqual([]);
   });
 
+  it("makes the seeded traders trade now: each rolls its oldest position", async () => {
+    const pass = await json("traders");
+    expect(pass.skipped).toEqual([]);
+    for (const name of ["alice", "bob", "carmen"]) {
+      const own = pass.trades.filter((t: { username: string }) => t.username === name);
+      expect(own.map((t: { action: string }) => t.action)).toEqual(["close", "open"]);
+      expect(own[0].instrumentId).toBe(own[1].instrumentId);
+    }
+    const said = await cli(["traders"]);
+    expect(said.code, said.stderr).toBe(0);
+    expect(said.stdout).toMatch(/^alice: close \d+ \(position \d+\)\nalice: open \d+ \(position \d+\)/);
+  });
+
   it("arms a 429 with Retry-After for the demo user, lists, removes and clears faults", async () => {
     const fault = await json(
       "faults",

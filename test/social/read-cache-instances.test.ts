@@ -22,6 +22,8 @@ describe.each(inject("services").redis ? ["redis"] : [])("the social read cache 
   let dir: string;
   const instances: { deps: Deps; app: App }[] = [];
   let headers: Record<string, string>;
+  /** A second reader: shares B's post document with the first (docs/decisions/0169). */
+  let other: Record<string, string>;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "sta-read-cache-"));
@@ -44,6 +46,9 @@ describe.each(inject("services").redis ? ["redis"] : [])("the social read cache 
     const user = await createUser(operator, { username: `reader_${randomUUID().slice(0, 8)}` });
     const key = await createKeyPair(operator, { user: user.id, scopes: ["feed:read", "feed:write"] });
     headers = { "x-api-key": key.apiKey, "x-user-key": key.userKey };
+    const second = await createUser(operator, { username: `other_${randomUUID().slice(0, 8)}` });
+    const otherKey = await createKeyPair(operator, { user: second.id, scopes: ["feed:read", "feed:write"] });
+    other = { "x-api-key": otherKey.apiKey, "x-user-key": otherKey.userKey };
   });
   afterAll(async () => {
     for (const { app, deps } of instances) {
@@ -53,14 +58,19 @@ describe.each(inject("services").redis ? ["redis"] : [])("the social read cache 
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const call = (app: App, method: "GET" | "POST", url: string, payload?: object) =>
-    app.inject({ method, url, headers: { ...headers, "x-request-id": randomUUID() }, ...(payload ? { payload } : {}) });
+  const call = (app: App, method: "GET" | "POST", url: string, payload?: object, as = headers) =>
+    app.inject({ method, url, headers: { ...as, "x-request-id": randomUUID() }, ...(payload ? { payload } : {}) });
 
   /** Reads `url` on `app` until `ok` holds (the event is in flight for a few milliseconds). */
-  async function eventually(app: App, url: string, ok: (body: Record<string, unknown>) => boolean) {
+  async function eventually(
+    app: App,
+    url: string,
+    ok: (body: Record<string, unknown>) => boolean,
+    as: Record<string, string> = headers,
+  ) {
     const until = Date.now() + 3000;
     for (;;) {
-      const body = (await call(app, "GET", url)).json();
+      const body = (await call(app, "GET", url, undefined, as)).json();
       if (ok(body) || Date.now() > until) return body;
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -101,5 +111,30 @@ describe.each(inject("services").redis ? ["redis"] : [])("the social read cache 
       next.id,
       post.id,
     ]);
+  });
+
+  it("a like on one instance reaches the other's shared document, each caller with their own flags", async () => {
+    const [a, b] = [instances[0]!.app, instances[1]!.app];
+    const post = (
+      await call(a, "POST", "/api/v1/posts", { message: "Shared", tags: { tags: [{ id: "1001" }] } })
+    ).json();
+    const url = `/api/v1/posts/${post.id}`;
+    type Seen = { emotionsData: { like: { paging: { totalCount: number } } }; requesterContext: { isLiking: boolean } };
+    // B builds the post's shared document for the first reader and answers the second from it.
+    expect((await call(b, "GET", url)).json().requesterContext.isOwner).toBe(true);
+    expect((await call(b, "GET", url, undefined, other)).json().requesterContext.isOwner).toBe(false);
+
+    expect((await call(a, "POST", `${url}/likes`, undefined, other)).statusCode).toBe(204);
+    const asOther = (await eventually(
+      b,
+      url,
+      (d) => (d as Seen).emotionsData.like.paging.totalCount === 1,
+      other,
+    )) as Seen;
+    expect(asOther.emotionsData.like.paging.totalCount).toBe(1);
+    expect(asOther.requesterContext.isLiking).toBe(true);
+    const asOwner = (await call(b, "GET", url)).json() as Seen;
+    expect(asOwner.emotionsData.like.paging.totalCount).toBe(1);
+    expect(asOwner.requesterContext.isLiking).toBe(false);
   });
 });

@@ -19,6 +19,9 @@ describe.each(engines())("the social read cache on %s", (engine) => {
   let share: string;
   let comment: string;
   let reply: string;
+  /** Made by the writes below (a comment on the poll, a share of the poll). */
+  let pollComment = "none";
+  let pollShare: string | undefined;
   const c = client(() => h);
 
   beforeAll(async () => {
@@ -44,7 +47,9 @@ describe.each(engines())("the social read cache on %s", (engine) => {
   function reads(): [TestUser | null, string][] {
     const out: [TestUser | null, string][] = [];
     for (const who of [alice, bob, carol, null]) {
-      for (const id of [post, poll.id, share]) out.push([who, `/api/v1/posts/${id}?take=5`]);
+      for (const id of [post, poll.id, share, ...(pollShare ? [pollShare] : [])]) {
+        out.push([who, `/api/v1/posts/${id}?take=5`]);
+      }
     }
     for (const who of [alice, bob, carol]) {
       for (const feed of [
@@ -52,6 +57,8 @@ describe.each(engines())("the social read cache on %s", (engine) => {
         `markets/${AAPL}?take=2`,
         `users/${alice.user.gcid}`,
         `users/${alice.user.gcid}/pinned`,
+        `user/${bob.user.gcid}?take=3`,
+        "news?take=2&offset=1",
         "saved",
         "following",
         "for-you",
@@ -98,9 +105,41 @@ describe.each(engines())("the social read cache on %s", (engine) => {
       "bob likes the reply",
       () => c.call(bob, "POST", `/api/v1/posts/${post}/comments/${comment}/replies/${reply}/likes`),
     ],
+    ["alice likes her own post", () => c.call(alice, "POST", `/api/v1/posts/${post}/likes`)],
+    ["bob likes the share", () => c.call(bob, "POST", `/api/v1/posts/${share}/likes`)],
+    [
+      "bob unlikes the reply",
+      () => c.call(bob, "DELETE", `/api/v1/posts/${post}/comments/${comment}/replies/${reply}/likes`),
+    ],
+    ["alice saves the poll", () => c.call(alice, "POST", `/api/v1/posts/${poll.id}/saves`)],
+    [
+      "carol comments on the poll",
+      async () => {
+        const res = await c.call(carol, "POST", `/api/v1/posts/${poll.id}/comments`, { message: "Up, surely" });
+        if (res.statusCode === 201) pollComment = res.json().entity.id;
+        return res;
+      },
+    ],
+    [
+      "bob likes carol's poll comment",
+      () => c.call(bob, "POST", `/api/v1/posts/${poll.id}/comments/${pollComment}/likes`),
+    ],
+    [
+      "bob shares the poll",
+      async () => {
+        const res = await c.call(bob, "POST", "/api/v1/posts/shares", { message: "", sharedOriginDiscussion: poll.id });
+        if (res.statusCode === 201) pollShare = res.json().id;
+        return res;
+      },
+    ],
+    ["carol votes Flat", () => c.call(carol, "POST", votes(2))],
     ["bob votes Up", () => c.call(bob, "POST", votes(0))],
     ["bob changes to Down", () => c.call(bob, "POST", votes(1))],
     ["bob removes his vote", () => c.call(bob, "DELETE", votes(1))],
+    [
+      "carol deletes her poll comment",
+      () => c.call(carol, "DELETE", `/api/v1/posts/${poll.id}/comments/${pollComment}`),
+    ],
     ["alice edits the post", () => c.call(alice, "PUT", `/api/v1/posts/${post}`, { message: `AAPL ${rid()}` })],
     ["bob follows alice", () => c.call(bob, "POST", `/api/v1/users/${alice.user.gcid}/follows`)],
     ["bob unfollows alice", () => c.call(bob, "DELETE", `/api/v1/users/${alice.user.gcid}/follows`)],
@@ -143,7 +182,7 @@ describe.each(engines())("the social read cache on %s", (engine) => {
     await expectCoherent("alice deletes a comment under her post");
     await c.ok(alice, "DELETE", `/api/v1/posts/${post}`, undefined, 204);
     await expectCoherent("alice deletes the post (the shares now embed a tombstone)");
-  });
+  }, 300_000);
 
   it("stays coherent through any sequence of writes", async () => {
     // The post was deleted above: this sequence acts on a new one and its own poll.
@@ -167,5 +206,5 @@ describe.each(engines())("the social read cache on %s", (engine) => {
       ),
       { numRuns: 8 },
     );
-  });
+  }, 300_000);
 });

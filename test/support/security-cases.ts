@@ -161,6 +161,7 @@ const SANDBOX: SecurityCase[] = [
   { route: "POST /sandbox/v1/faults", scopes: OPERATOR, payload: { operation: "*", kind: "429" } },
   { route: "DELETE /sandbox/v1/faults", scopes: OPERATOR },
   { route: "DELETE /sandbox/v1/faults/:faultId", scopes: OPERATOR },
+  { route: "POST /sandbox/v1/traders/trade", scopes: OPERATOR },
 ];
 
 const IDENTITY: SecurityCase[] = [
@@ -214,6 +215,7 @@ const PRICE_ALERTS: SecurityCase[] = [
     route: "DELETE /api/v1/agent-portfolios/:agentPortfolioId/user-tokens/:userTokenId",
     scopes: ["agent-portfolio:write"],
   },
+  { route: "GET /api/v1/pi-data/copiers", scopes: ["pi-data:read"] },
   {
     route: "GET /api/v1/copy-trading/copies",
     scopes: ["trade.demo:read", "demo:read", "trade.demo:write", "demo:write"],
@@ -397,6 +399,8 @@ const SOCIAL_INTERACTIONS: SecurityCase[] = [
   ...social(FEED_WRITE, onAndOff("/api/v1/posts/:postId/comments/:commentId/replies/:replyId/likes")),
   { route: "GET /api/v1/reactions/:entityId/emotions", scopes: FEED_READ },
   ...social(FEED_WRITE, [...onAndOff("/api/v1/users/:userId/follows"), ...onAndOff("/api/v1/users/:userId/blocks")]),
+  { route: "GET /api/v1/social/trade-posts", scopes: FEED_READ },
+  { route: "PUT /api/v1/social/trade-posts", scopes: FEED_WRITE, payload: { enabled: false } },
 ];
 
 const OAUTH: SecurityCase[] = [

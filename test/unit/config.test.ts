@@ -59,6 +59,14 @@ describe("loadConfig", () => {
     ]);
   });
 
+  it("SQLITE_GROUP_COMMIT is on by default, off on request, and refuses anything else in one sentence", () => {
+    expect(loadConfig({}).database.groupCommit).toBe(true);
+    expect(loadConfig({ SQLITE_GROUP_COMMIT: "OFF" }).database.groupCommit).toBe(false);
+    expect(problemsOf({ SQLITE_GROUP_COMMIT: "sometimes" })).toEqual([
+      'SQLITE_GROUP_COMMIT must be on (transactions asked for together share one commit) or off (got "sometimes")',
+    ]);
+  });
+
   it("DATABASE_QUERY_TIMEOUT_MS bounds PostgreSQL statements: 30 s by default, refused outside 100 to 600000", () => {
     expect(loadConfig({ DATABASE_URL: "postgres://h/db" }).database.queryTimeoutMs).toBe(30_000);
     expect(
@@ -138,6 +146,7 @@ describe("the database setting refuses nonsense", () => {
       kind: "sqlite",
       url: join(dir, "ok", "a.db"),
       synchronous: "normal",
+      groupCommit: true,
     });
     expect(loadConfig({ DATABASE_URL: ":memory:" }).database.url).toBe(":memory:");
     expect(loadConfig({ DATABASE_URL: `sqlite:${join(dir, "ok", "b.db")}` }).database.url).toBe(

@@ -12,7 +12,10 @@ import {
 import pg from "pg";
 import { type DatabaseTarget, DEFAULT_QUERY_TIMEOUT_MS, inDefaultDataFolder, redactUrl } from "../../config.js";
 import type { PoolStats } from "../metrics.js";
+import { commitGroup, type TransactionRunner } from "./commit-group.js";
+import type { Executor } from "./executor.js";
 import type { Database } from "./schema.js";
+import { runTransaction } from "./transactions.js";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -20,6 +23,18 @@ export type Dialect = "sqlite" | "postgres";
 export interface Db {
   readonly kysely: Kysely<Database>;
   readonly dialect: Dialect;
+  /**
+   * Runs `work` in a transaction and answers once it has committed. SQLite: transactions asked for
+   * together share one commit, each in its own savepoint (group commit, decision 0172). PostgreSQL:
+   * one transaction each, run again after a deadlock or serialization failure (decision 0102).
+   */
+  readonly transaction: TransactionRunner;
+  /**
+   * Runs a write that needs no transaction of its own (one statement), answering once it is
+   * committed. SQLite with group commit: it joins the commit group, so many such writes share one
+   * commit instead of one each; otherwise it runs at once on its own (autocommit).
+   */
+  write<T>(work: (db: Executor) => Promise<T>): Promise<T>;
   /** Cheap liveness query for /ready. */
   ping(): Promise<void>;
   /** The connection pool's state (PostgreSQL); undefined on SQLite (one connection, no pool). */
@@ -52,10 +67,10 @@ export const POOL_CONNECT_TIMEOUT_MS = 5_000;
 export async function openDatabase(target: DatabaseTarget): Promise<Db> {
   return target.kind === "postgres"
     ? openPostgres(target.url, target.pgEnv ?? {}, target.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS)
-    : openSqlite(target.url, target.synchronous ?? "normal");
+    : openSqlite(target.url, target.synchronous ?? "normal", target.groupCommit ?? true);
 }
 
-function openSqlite(path: string, synchronous: "normal" | "full"): Db {
+function openSqlite(path: string, synchronous: "normal" | "full", groupCommit: boolean): Db {
   // Only the default ./data is made (npm start on a fresh clone); any other missing folder is an error.
   if (path !== ":memory:" && inDefaultDataFolder(path)) mkdirSync(dirname(path), { recursive: true });
   let native: SqliteDatabase.Database;
@@ -73,13 +88,18 @@ function openSqlite(path: string, synchronous: "normal" | "full"): Db {
   // =full) syncs the log on every commit, so those survive a power loss too (decision 0107).
   native.pragma(`synchronous = ${synchronous === "full" ? "FULL" : "NORMAL"}`);
   native.pragma("foreign_keys = ON");
+  // Statement and savepoint journals (a group commit's savepoint per transaction, decision 0172)
+  // in memory: on disk each spilled savepoint opened, wrote and deleted a temporary file.
+  native.pragma("temp_store = MEMORY");
   // A CLI command and a running server may share the file: wait instead of failing at once.
   native.pragma("busy_timeout = 5000");
   const kysely = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(native) }),
     plugins: [new CamelCasePlugin()],
   });
-  return wrap(kysely, "sqlite", () => undefined);
+  // Group commit (decision 0172): acknowledged only after the shared commit, so as durable as above.
+  const group = groupCommit ? commitGroup(kysely) : undefined;
+  return wrap(kysely, "sqlite", group ?? ((work) => runTransaction(kysely, work)), () => undefined, group);
 }
 
 /**
@@ -91,7 +111,12 @@ function withStatementCache(native: SqliteDatabase.Database, limit = 1000): Sqli
   const cache = new Map<string, SqliteDatabase.Statement>();
   return {
     close: () => native.close(),
-    prepare(sqlText: string) {
+    prepare(text: string) {
+      // Kysely begins a transaction with a deferred `begin`: it reads under a snapshot and takes the
+      // write lock at its first write, which fails at once (SQLITE_BUSY, no busy_timeout wait) when
+      // another process (a CLI command, a second server) wrote in between. `begin immediate` takes the
+      // lock first, waiting up to busy_timeout, so a transaction's reads are never made stale.
+      const sqlText = text === "begin" ? "begin immediate" : text;
       let statement = cache.get(sqlText);
       if (!statement) {
         statement = native.prepare(sqlText);
@@ -150,18 +175,31 @@ async function openPostgres(url: string, env: PgEnv, queryTimeoutMs: number): Pr
     dialect: new PostgresDialect({ pool }),
     plugins: [new CamelCasePlugin()],
   });
-  return wrap(kysely, "postgres", () => ({
-    total: pool.totalCount,
-    idle: pool.idleCount,
-    waiting: pool.waitingCount,
-  }));
+  return wrap(
+    kysely,
+    "postgres",
+    (work) => runTransaction(kysely, work),
+    () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
+  );
 }
 
-function wrap(kysely: Kysely<Database>, dialect: Dialect, poolStats: () => PoolStats | undefined): Db {
+function wrap(
+  kysely: Kysely<Database>,
+  dialect: Dialect,
+  transaction: TransactionRunner,
+  poolStats: () => PoolStats | undefined,
+  group?: TransactionRunner,
+): Db {
   let closed = false;
   return {
     kysely,
     dialect,
+    transaction,
+    write: group ? (work) => group(work) : (work) => work(kysely),
     poolStats,
     async ping() {
       await sql`select 1`.execute(kysely);

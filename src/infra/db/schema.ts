@@ -231,6 +231,14 @@ export interface PostsTable {
   isSpam: number;
   sharedPostId: string | null;
   sharedOriginPostId: string | null;
+  /** A Trade post's trade as JSON (migration 024, decision 0175); null for every other type. */
+  trade: Added<string>;
+}
+
+export interface TradePostChoicesTable {
+  userId: string;
+  enabled: number;
+  updatedAt: string;
 }
 
 export interface PostTagsTable {
@@ -530,6 +538,23 @@ export interface PeopleStatsTable {
   profitableMonthsPct: number;
   copiers: Generated<number>;
   updatedAt: string;
+  /** The user's columns search filters and sorts on (migration 021, decision 0165). */
+  gcid: number;
+  usernameLower: string;
+  countryCode: number;
+  piLevel: number;
+  registeredAt: string;
+  /** 1 for a public profile (users.is_private = 0). */
+  listed: number;
+  /** 1 when the user opted out of portfolio exposure (people_settings). */
+  optOut: number;
+}
+
+/** Users copying each user now, as copy trading last told the people module (0164). */
+export interface PeopleCopiersTable {
+  userId: string;
+  copiers: number;
+  updatedAt: string;
 }
 
 export interface PeopleHoldingsTable {
@@ -548,6 +573,7 @@ export interface PeopleSettingsTable {
 export interface Database {
   accountSnapshots: AccountSnapshotsTable;
   peopleStats: PeopleStatsTable;
+  peopleCopiers: PeopleCopiersTable;
   peopleHoldings: PeopleHoldingsTable;
   peopleSettings: PeopleSettingsTable;
   attachments: AttachmentsTable;
@@ -579,6 +605,7 @@ export interface Database {
   demoPositionTaxes: DemoPositionTaxesTable;
   idempotencyKeys: IdempotencyKeysTable;
   posts: PostsTable;
+  tradePostChoices: TradePostChoicesTable;
   postTags: PostTagsTable;
   mentions: MentionsTable;
   polls: PollsTable;

@@ -1,10 +1,35 @@
 import type { Insertable, Selectable } from "kysely";
 import type { Executor } from "../../infra/db/executor.js";
+import { prepared } from "../../infra/db/prepared.js";
 import type { KeyPairsTable, UsersTable } from "../../infra/db/schema.js";
 
 export type UserRow = Selectable<UsersTable>;
 export type KeyPairRow = Selectable<KeyPairsTable>;
 export type NewUser = Omit<UserRow, "gcid">;
+
+/**
+ * Built and compiled once (infra/db/prepared.ts): with many callers each one's pair outlives the
+ * authenticator's cache between its requests, and building the query cost more than running it.
+ */
+const activeKeyQuery = prepared(
+  (db: Executor, _shape: null, [userKeyHash]: readonly [string]) =>
+    db
+      .selectFrom("keyPairs")
+      .innerJoin("users", "users.id", "keyPairs.userId")
+      .select([
+        "keyPairs.id",
+        "keyPairs.apiKeyHash",
+        "keyPairs.scopes",
+        "keyPairs.environment",
+        "keyPairs.ipsWhitelist",
+        "keyPairs.expiresAt",
+        "users.id as userId",
+        "users.gcid",
+      ])
+      .where("keyPairs.userKeyHash", "=", userKeyHash)
+      .where("keyPairs.revokedAt", "is", null),
+  () => "",
+);
 
 export const identityRepository = (db: Executor) => ({
   async insertUser(user: NewUser): Promise<UserRow> {
@@ -48,23 +73,9 @@ export const identityRepository = (db: Executor) => ({
     await db.insertInto("keyPairs").values(row).execute();
   },
 
+  /** The key-pair check's lookup (authenticate.ts) when its cache does not hold the pair. */
   async findActiveKeyByUserKeyHash(userKeyHash: string) {
-    return db
-      .selectFrom("keyPairs")
-      .innerJoin("users", "users.id", "keyPairs.userId")
-      .select([
-        "keyPairs.id",
-        "keyPairs.apiKeyHash",
-        "keyPairs.scopes",
-        "keyPairs.environment",
-        "keyPairs.ipsWhitelist",
-        "keyPairs.expiresAt",
-        "users.id as userId",
-        "users.gcid",
-      ])
-      .where("keyPairs.userKeyHash", "=", userKeyHash)
-      .where("keyPairs.revokedAt", "is", null)
-      .executeTakeFirst();
+    return (await activeKeyQuery(db, null, [userKeyHash]))[0];
   },
 
   async listKeyPairs(userId: string): Promise<KeyPairRow[]> {

@@ -12,6 +12,8 @@ export interface UserRecord {
   gcid: number;
   username: string;
   isPrivate: boolean;
+  /** When the user registered (ISO). */
+  createdAt: string;
   profile: UserProfile;
 }
 
@@ -20,6 +22,7 @@ export const toUserRecord = (u: UserRow): UserRecord => ({
   gcid: u.gcid,
   username: u.username,
   isPrivate: u.isPrivate === 1,
+  createdAt: u.createdAt,
   profile: {
     id: String(u.gcid),
     username: u.username,

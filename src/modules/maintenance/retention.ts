@@ -1,4 +1,5 @@
 import { systemActor } from "../../core/actor.js";
+import { repeatEvery } from "../../core/repeat.js";
 import { purgeAudit } from "../audit/list-audit.js";
 import { type Deps, withActor } from "../context.js";
 import { purgeUnreferencedMedia } from "../media/purge-media.js";
@@ -41,17 +42,13 @@ export async function runRetention(deps: Deps): Promise<RetentionReport> {
  * failed pass is logged and retried on the next. The timer never keeps the process alive.
  */
 export function startRetention(deps: Deps, everyMs = 10 * 60_000): () => Promise<void> {
-  let running: Promise<unknown> = Promise.resolve();
-  const pass = () => {
-    running = runRetention(deps)
-      .then((report) => deps.log.debug({ report }, "retention pass"))
-      .catch((error) => deps.log.warn({ err: error }, "retention pass failed"));
-  };
-  pass();
-  const timer = setInterval(pass, everyMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  return repeatEvery(
+    everyMs,
+    () =>
+      runRetention(deps).then(
+        (report) => deps.log.debug({ report }, "retention pass"),
+        (error) => deps.log.warn({ err: error }, "retention pass failed"),
+      ),
+    { now: true },
+  );
 }

@@ -1,5 +1,6 @@
+import type { PositionClosed } from "../../core/events.js";
 import type { Deps } from "../context.js";
-import { notify } from "./notify.js";
+import { type NotifyInput, notify, notifyMany } from "./notify.js";
 import { registerSocialSubscribers } from "./social-subscribers.js";
 import {
   entryOrderMessage,
@@ -32,15 +33,20 @@ export function registerNotificationSubscribers(deps: Deps): void {
       publishDate: event.occurredAt,
     });
   });
+  const closed = (event: PositionClosed): NotifyInput => ({
+    userId: event.userId,
+    kind: "positionClosed",
+    message: positionClosedMessage(event),
+    actionLink: "/api/v1/trading/info/trade/demo/history",
+    correlationId: newIdFromPosition(event.positionId),
+    publishDate: event.occurredAt,
+  });
   deps.bus.subscribe("PositionClosed", async (event) => {
-    await notify(deps, {
-      userId: event.userId,
-      kind: "positionClosed",
-      message: positionClosedMessage(event),
-      actionLink: "/api/v1/trading/info/trade/demo/history",
-      correlationId: newIdFromPosition(event.positionId),
-      publishDate: event.occurredAt,
-    });
+    await notify(deps, closed(event));
+  });
+  // Copies closed with the position they copy: each copier told as for a close of their own.
+  deps.bus.subscribe("CopiesClosed", async (event) => {
+    await notifyMany(deps, event.closes.map(closed));
   });
   // The owner is told what the book did on their behalf; a cancel is their own act (not told).
   deps.bus.subscribe("EntryOrderEnded", async (event) => {

@@ -1,6 +1,6 @@
 import { isoNow } from "../../core/clock.js";
 import { newId } from "../../core/ids.js";
-import type { Deps } from "../context.js";
+import { type Deps, transact } from "../context.js";
 import { NOTIFICATION_FORMAT_VERSION, NOTIFICATION_KINDS, type NotificationKindName } from "./notifications.catalog.js";
 import { type NotificationRow, notificationsRepository } from "./notifications.repository.js";
 import { toMessage } from "./notifications.view.js";
@@ -24,6 +24,29 @@ export interface NotifyInput {
  * NotificationCreated with the item as the REST list shows it, for the real-time channel.
  */
 export async function notify(deps: Deps, input: NotifyInput): Promise<string> {
+  const row = rowOf(deps, input);
+  await notificationsRepository(deps.db.kysely).insert(row);
+  await deps.bus.publish([
+    { type: "NotificationCreated", userId: row.userId, item: toMessage(row), occurredAt: isoNow(deps.clock) },
+  ]);
+  return row.id;
+}
+
+/**
+ * Stores many notifications in a few statements and publishes their NotificationCreated events
+ * together (the copiers of a batch of closed copies, decision 0162).
+ */
+export async function notifyMany(deps: Deps, inputs: readonly NotifyInput[]): Promise<void> {
+  if (inputs.length === 0) return;
+  const rows = inputs.map((input) => rowOf(deps, input));
+  await transact(deps, (trx) => notificationsRepository(trx).insertMany(rows));
+  const at = isoNow(deps.clock);
+  await deps.bus.publish(
+    rows.map((row) => ({ type: "NotificationCreated", userId: row.userId, item: toMessage(row), occurredAt: at })),
+  );
+}
+
+function rowOf(deps: Deps, input: NotifyInput): NotificationRow {
   const kind = NOTIFICATION_KINDS[input.kind];
   const id = newId();
   const row: NotificationRow = {
@@ -46,11 +69,7 @@ export async function notify(deps: Deps, input: NotifyInput): Promise<string> {
     rtlLanguage: isRightToLeft(input.message) ? 1 : 0,
     section: kind.section,
   };
-  await notificationsRepository(deps.db.kysely).insert(row);
-  await deps.bus.publish([
-    { type: "NotificationCreated", userId: row.userId, item: toMessage(row), occurredAt: isoNow(deps.clock) },
-  ]);
-  return id;
+  return row;
 }
 
 /** True when the text's first strong character is Hebrew or Arabic script. */

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from "kysely";
+import { type Insertable, type Selectable, sql } from "kysely";
 import type { Executor } from "../../infra/db/executor.js";
 import type {
   AccountSnapshotsTable,
@@ -52,6 +52,18 @@ export interface AccountToSnapshot {
 
 /** Rows per insert: under SQLite's bound-parameter limit whatever the column count. */
 const CHUNK = 200;
+/** Stats rows per insert (18 columns: under SQLite's 32,766 bound parameters). */
+const STATS_CHUNK = 500;
+/** The figures the daily pass rewrites in `people_stats`. */
+const STAT_FIGURES = [
+  "gain",
+  "dailyGain",
+  "weekGain",
+  "riskScore",
+  "maxDailyRisk",
+  "maxMonthlyRisk",
+  "profitableMonthsPct",
+] as const;
 
 export const peopleRepository = (db: Executor) => ({
   async userByUsername(username: string): Promise<PersonRow | undefined> {
@@ -195,25 +207,55 @@ export const peopleRepository = (db: Executor) => ({
     }
   },
 
+  /**
+   * Writes each account's figures per period, each with the user's copiers as copy trading last told
+   * them (decision 0164). An existing row gets only its figures, and only when one changed: the
+   * user's columns are written once (they never change, or change through `setListing`), so SQLite
+   * leaves the indexes of unchanged columns alone (decision 0165).
+   */
   async upsertStats(rows: readonly Insertable<PeopleStatsTable>[]): Promise<void> {
-    for (let i = 0; i < rows.length; i += CHUNK) {
+    for (let i = 0; i < rows.length; i += STATS_CHUNK) {
       await db
         .insertInto("peopleStats")
-        .values(rows.slice(i, i + CHUNK))
-        .onConflict((oc) =>
-          oc.columns(["period", "userId"]).doUpdateSet((eb) => ({
-            gain: eb.ref("excluded.gain"),
-            dailyGain: eb.ref("excluded.dailyGain"),
-            weekGain: eb.ref("excluded.weekGain"),
-            riskScore: eb.ref("excluded.riskScore"),
-            maxDailyRisk: eb.ref("excluded.maxDailyRisk"),
-            maxMonthlyRisk: eb.ref("excluded.maxMonthlyRisk"),
-            profitableMonthsPct: eb.ref("excluded.profitableMonthsPct"),
-            updatedAt: eb.ref("excluded.updatedAt"),
+        .values(
+          rows.slice(i, i + STATS_CHUNK).map((row) => ({
+            ...row,
+            copiers: sql<number>`coalesce((select copiers from people_copiers where user_id = ${row.userId}), 0)`,
           })),
+        )
+        .onConflict((oc) =>
+          oc
+            .columns(["period", "userId"])
+            .doUpdateSet((eb) => ({
+              gain: eb.ref("excluded.gain"),
+              dailyGain: eb.ref("excluded.dailyGain"),
+              weekGain: eb.ref("excluded.weekGain"),
+              riskScore: eb.ref("excluded.riskScore"),
+              maxDailyRisk: eb.ref("excluded.maxDailyRisk"),
+              maxMonthlyRisk: eb.ref("excluded.maxMonthlyRisk"),
+              profitableMonthsPct: eb.ref("excluded.profitableMonthsPct"),
+              copiers: eb.ref("excluded.copiers"),
+              updatedAt: eb.ref("excluded.updatedAt"),
+            }))
+            .where((eb) =>
+              eb.or(
+                [...STAT_FIGURES, "copiers" as const].map((column) =>
+                  eb(`peopleStats.${column}`, "<>", eb.ref(`excluded.${column}`)),
+                ),
+              ),
+            ),
         )
         .execute();
     }
+  },
+
+  /** A user's privacy columns on their search rows (people_stats), after a privacy change. */
+  async setListing(userId: string, listed: boolean, optOut: boolean): Promise<void> {
+    await db
+      .updateTable("peopleStats")
+      .set({ listed: listed ? 1 : 0, optOut: optOut ? 1 : 0 })
+      .where("userId", "=", userId)
+      .execute();
   },
 
   async replaceHoldings(userIds: readonly string[], rows: { userId: string; instrumentId: number; pct: number }[]) {
@@ -249,6 +291,16 @@ export const peopleRepository = (db: Executor) => ({
       .limit(1)
       .executeTakeFirst();
     return row ? snapshot(row) : undefined;
+  },
+
+  /** The user's copiers now: kept, and written into every period of their stats. */
+  async setCopiers(userId: string, copiers: number, at: string): Promise<void> {
+    await db
+      .insertInto("peopleCopiers")
+      .values({ userId, copiers, updatedAt: at })
+      .onConflict((oc) => oc.column("userId").doUpdateSet({ copiers, updatedAt: at }))
+      .execute();
+    await db.updateTable("peopleStats").set({ copiers }).where("userId", "=", userId).execute();
   },
 
   async statsOf(userId: string, period: string) {
@@ -311,11 +363,6 @@ export const peopleRepository = (db: Executor) => ({
       netProfitCents: Number(r.netProfitCents),
       investmentCents: Number(r.investmentCents),
     }));
-  },
-
-  async symbols(): Promise<Map<number, string>> {
-    const rows = await db.selectFrom("instruments").select(["instrumentId", "symbol"]).execute();
-    return new Map(rows.map((r) => [r.instrumentId, r.symbol]));
   },
 });
 

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { UserActor } from "../../core/actor.js";
+import { admitsAddress, type UserActor } from "../../core/actor.js";
 import type { KeyPairRevoked, OAuthGrantRevoked } from "../../core/events.js";
 import type { Deps } from "../context.js";
 import { findInstrumentDetails } from "../market/find-instruments.js";
@@ -58,13 +58,18 @@ export class Connection implements Subscriber {
   /** The access token a bearer-authenticated socket presented: checked again when a grant is revoked. */
   private bearerToken: string | undefined;
 
-  /** @param onAuthenticated told once, when Authenticate succeeds (the server's pending count). */
+  /**
+   * @param onAuthenticated told once, when Authenticate succeeds (the server's pending count).
+   * @param clientAddress the client's address as the REST API sees it (TRUST_PROXY): a credential
+   *   with an IP allow-list authenticates only from an address on it.
+   */
   constructor(
     private readonly deps: Deps,
     private readonly auth: RealtimeAuthenticators,
     sink: Sink,
     private readonly closeSocket: (code: number, reason: string) => void,
-    private readonly onAuthenticated: () => void = () => {},
+    private readonly onAuthenticated: () => void,
+    private readonly clientAddress: string,
   ) {
     const settings = deps.config.realtime;
     this.outbox = new Outbox(sink, settings.bufferBytes, settings.maxQueuedEvents);
@@ -185,6 +190,9 @@ export class Connection implements Subscriber {
     if (!data) throw new Refusal("DataRequired");
     const actor = await this.identify(data);
     if (this.ended) return;
+    if (!admitsAddress(actor, this.clientAddress)) {
+      throw new Refusal("Unauthorized", "This key may not be used from this address (its IP allow-list)");
+    }
     if (!mayUseChannel(actor)) {
       throw new Refusal("Forbidden", "The credential holds no scope that reads a topic of this channel");
     }

@@ -1,14 +1,13 @@
-import { randomUUID } from "node:crypto";
 import type { UserActor } from "../../core/actor.js";
 import type { KeyPairRevoked, OAuthGrantRevoked } from "../../core/events.js";
 import type { Quote } from "../../core/market.js";
 import { MemoryPresence, type Presence } from "../../infra/presence/presence.js";
 import type { Deps } from "../context.js";
-import type { Outbox } from "./outbox.js";
+import type { Outbox, RateSlot } from "./outbox.js";
 import type { PositionUpdates } from "./position-updates.js";
 import { NOTIFICATION_TYPE, PRICE_ALERT_TYPE, priceAlertMessageOf, privateMessageOf } from "./private-events.js";
 import { message } from "./protocol.js";
-import { RATE_TYPE, rateDelta } from "./rates.js";
+import { RateTick, rateMask } from "./rates.js";
 import { hearsPriceAlerts } from "./topics.js";
 
 /** What the hub knows of one socket. */
@@ -34,7 +33,10 @@ export class RealtimeHub {
   constructor(private readonly presence: Presence = new MemoryPresence()) {}
 
   private readonly sockets = new Set<Subscriber>();
-  private readonly byInstrument = new Map<number, Set<Subscriber>>();
+  /** Per instrument, its subscribers' slots (where each socket's unsent rate of it waits). */
+  private readonly byInstrument = new Map<number, Map<Subscriber, RateSlot>>();
+  /** `instrument:<id>`, made once per instrument. */
+  private readonly topics = new Map<number, string>();
   private readonly byUser = new Map<string, Set<Subscriber>>();
   /** The last quote pushed per subscribed instrument: deltas carry what moved since. */
   private readonly lastQuote = new Map<number, Quote>();
@@ -93,9 +95,12 @@ export class RealtimeHub {
 
   /** Starts pushing an instrument's rates, from its current quote on. */
   watch(socket: Subscriber, instrumentId: number, current: Quote): void {
-    const set = this.byInstrument.get(instrumentId) ?? new Set();
-    set.add(socket);
-    this.byInstrument.set(instrumentId, set);
+    let slots = this.byInstrument.get(instrumentId);
+    if (!slots) {
+      slots = new Map();
+      this.byInstrument.set(instrumentId, slots);
+    }
+    slots.set(socket, socket.outbox.slot(instrumentId, this.topicOf(instrumentId)));
     if (!this.lastQuote.has(instrumentId)) this.lastQuote.set(instrumentId, current);
   }
 
@@ -105,11 +110,11 @@ export class RealtimeHub {
   }
 
   unwatch(socket: Subscriber, instrumentId: number): void {
-    const set = this.byInstrument.get(instrumentId);
-    if (!set) return;
-    set.delete(socket);
+    const slots = this.byInstrument.get(instrumentId);
+    if (!slots) return;
+    slots.delete(socket);
     socket.outbox.dropRate(instrumentId);
-    if (set.size === 0) {
+    if (slots.size === 0) {
       this.byInstrument.delete(instrumentId);
       this.lastQuote.delete(instrumentId);
     }
@@ -125,20 +130,30 @@ export class RealtimeHub {
     }
   }
 
-  /** One tick: each subscribed instrument's delta, serialized once for all its subscribers. */
+  private topicOf(instrumentId: number): string {
+    let topic = this.topics.get(instrumentId);
+    if (topic === undefined) {
+      topic = `instrument:${instrumentId}`;
+      this.topics.set(instrumentId, topic);
+    }
+    return topic;
+  }
+
+  /**
+   * One tick: each subscribed instrument's delta, serialized once and handed to every subscriber's
+   * slot (no allocation per subscriber: a slot is reused tick after tick).
+   */
   tick(quotes: readonly Quote[]): void {
     if (this.byInstrument.size === 0) return;
     for (const quote of quotes) {
-      const set = this.byInstrument.get(quote.instrumentId);
-      if (!set) continue;
+      const slots = this.byInstrument.get(quote.instrumentId);
+      if (!slots) continue;
       const previous = this.lastQuote.get(quote.instrumentId);
       // A quote older than the one pushed (a late broadcast) is not sent: rates never go back.
       if (previous && previous.priceRateId >= quote.priceRateId) continue;
       this.lastQuote.set(quote.instrumentId, quote);
-      const fields = rateDelta(quote, previous);
-      const topic = `instrument:${quote.instrumentId}`;
-      const serialized = message(topic, RATE_TYPE, fields, randomUUID());
-      for (const socket of set) socket.outbox.rate(quote.instrumentId, topic, fields, serialized);
+      const tick = new RateTick(quote, this.topicOf(quote.instrumentId), rateMask(quote, previous));
+      for (const slot of slots.values()) slot.push(tick);
     }
   }
 

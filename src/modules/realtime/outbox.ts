@@ -1,50 +1,125 @@
 import { randomUUID } from "node:crypto";
-import { envelope, message } from "./protocol.js";
-import { RATE_TYPE, type RateFields } from "./rates.js";
+import { envelope, envelopeBytes, message } from "./protocol.js";
+import { RATE_TYPE, type RateFields, type RateTick } from "./rates.js";
 
 /** What the outbox writes to: a WebSocket, seen only through what backpressure needs. */
 export interface Sink {
-  send(data: string, done: (error?: Error) => void): void;
+  /** A text frame (given as a string or as its UTF-8 bytes). */
+  send(data: string | Buffer, done: (error?: Error) => void): void;
   /** Bytes written and not yet taken by the client (the socket's buffers included). */
   readonly bufferedAmount: number;
   /** Closes the socket for a slow consumer (with a close frame, then for good). */
   overflow(code: number, reason: string): void;
 }
 
-/** A rate not sent yet: a newer tick of its instrument merges into it (conflation). */
-interface PendingRate {
-  instrumentId: number;
-  topic: string;
-  /** A Snapshot stays one when a delta merges into it (it only gets fresher). */
-  type: string;
+/**
+ * One socket's place for one instrument's rates: made when the socket subscribes, reused by every
+ * tick. While a rate waits unsent (`queued`), a newer tick merges into it (conflation), so what a
+ * slow client costs is one slot per subscribed instrument, whatever the number of ticks.
+ */
+export class RateSlot {
+  readonly kind = "rate";
+  queued = false;
+  /** The newest tick waiting, and the sides moved in every tick merged since the last send. */
+  tick: RateTick | undefined = undefined;
+  mask = 0;
   /**
-   * The caller's object, shared by every subscriber of the tick, until a newer rate merges in:
-   * only then is it copied (`owned`), so a socket that keeps up allocates nothing per rate.
+   * A rate given as fields (a Snapshot, which stays one when deltas merge into it, only fresher):
+   * the caller's object until a newer rate merges in, then a copy (`owned`).
    */
-  fields: RateFields;
-  owned: boolean;
-  /** The message as built once for every subscriber; dropped when a newer tick merges in. */
-  serialized: string | undefined;
+  fields: RateFields | undefined = undefined;
+  owned = false;
+  serialized: string | undefined = undefined;
+  type = RATE_TYPE;
+
+  constructor(
+    readonly outbox: Outbox,
+    readonly instrumentId: number,
+    readonly topic: string,
+  ) {}
+
+  /** A tick of the instrument: queued, or merged into the rate waiting. */
+  push(tick: RateTick): void {
+    if (!this.queued) {
+      this.tick = tick;
+      this.mask = tick.mask;
+      this.outbox.queueRate(this);
+    } else if (this.fields) this.merge(tick.fields);
+    else {
+      this.tick = tick;
+      this.mask |= tick.mask;
+    }
+  }
+
+  /** Fields newer than what waits: they replace the older ones, the rest stay. */
+  merge(fields: RateFields): void {
+    if (!this.fields) {
+      // A tick waits: its merged delta becomes fields.
+      this.fields = this.tick ? { ...this.tick.conflatedFields(this.mask) } : {};
+      this.owned = true;
+      this.tick = undefined;
+    }
+    if (this.owned) Object.assign(this.fields, fields);
+    else {
+      this.fields = { ...this.fields, ...fields };
+      this.owned = true;
+    }
+    this.serialized = undefined;
+  }
+
+  /** The message to send now; the slot is then free for the next tick. */
+  take(): string | Buffer {
+    const text = this.fields
+      ? (this.serialized ?? message(this.topic, this.type, this.fields, randomUUID()))
+      : this.tick!.conflated(this.mask);
+    this.reset();
+    return text;
+  }
+
+  reset(): void {
+    this.queued = false;
+    this.tick = undefined;
+    this.mask = 0;
+    this.fields = undefined;
+    this.owned = false;
+    this.serialized = undefined;
+    this.type = RATE_TYPE;
+  }
 }
 
-type Item = { kind: "frame"; frame: string } | { kind: "message"; json: string } | { kind: "rate"; rate: PendingRate };
+type Item = { kind: "frame"; frame: string } | { kind: "message"; json: string } | RateSlot;
 
 export const SLOW_CONSUMER_CLOSE = 1008;
 /** Messages per pushed frame at most (an envelope holds several; upstream's usually one). */
 const BATCH_MESSAGES = 64;
+/** The messages of the frame being built: one array for every outbox (a flush runs to its end). */
+const batch: (string | Buffer)[] = [];
+
+/**
+ * The frame of the batch: a tick's rates come as bytes encoded once for every subscriber, and are
+ * copied into the frame as they are; other messages (replies' neighbours, events) are strings.
+ */
+function frameOf(messages: (string | Buffer)[]): string | Buffer {
+  let strings = 0;
+  for (const m of messages) if (typeof m === "string") strings += 1;
+  if (strings === messages.length) return envelope(messages as string[]);
+  if (strings === 0) return envelopeBytes(messages as Buffer[]);
+  return envelopeBytes(messages.map((m) => (typeof m === "string" ? Buffer.from(m) : m)));
+}
 
 /**
  * One socket's outgoing frames, in order. Replies and private / notification messages are kept
  * until sent, never dropped: past `maxQueued` of them the socket is closed (SLOW_CONSUMER_CLOSE)
  * and the client recovers by REST. Rates are conflated: while the client does not take what was
- * written (more than `bufferBytes` in flight) a newer rate of an instrument replaces the unsent
- * one, field by field, so memory stays one pending rate per subscribed instrument.
+ * written (more than `bufferBytes` in flight) a newer rate of an instrument merges into the unsent
+ * one, so memory stays one slot per subscribed instrument.
  */
 export class Outbox {
   private readonly queue: Item[] = [];
   private head = 0;
-  private readonly rates = new Map<number, PendingRate>();
+  private readonly slots = new Map<number, RateSlot>();
   private queuedEvents = 0;
+  private queuedRates = 0;
   private scheduled = false;
   private closed = false;
 
@@ -66,7 +141,7 @@ export class Outbox {
 
   /** Instruments with a rate waiting. */
   get waitingRates(): number {
-    return this.rates.size;
+    return this.queuedRates;
   }
 
   reply(frame: string): void {
@@ -77,42 +152,59 @@ export class Outbox {
     this.enqueue({ kind: "message", json });
   }
 
+  /** The slot of an instrument's rates (made on first use, kept until `dropRate`). */
+  slot(instrumentId: number, topic: string): RateSlot {
+    let slot = this.slots.get(instrumentId);
+    if (!slot) {
+      slot = new RateSlot(this, instrumentId, topic);
+      this.slots.set(instrumentId, slot);
+    }
+    return slot;
+  }
+
   /**
-   * A rate (or a Snapshot) of an instrument. While one waits unsent, the newer merges into it:
-   * the fields it carries replace the older ones, the rest stay.
+   * A rate (or a Snapshot) of an instrument given as fields. While one waits unsent, the newer
+   * merges into it: the fields it carries replace the older ones, the rest stay.
    */
   rate(instrumentId: number, topic: string, fields: RateFields, serialized?: string, type: string = RATE_TYPE): void {
     if (this.closed) return;
-    const pending = this.rates.get(instrumentId);
-    if (pending) {
-      if (pending.owned) Object.assign(pending.fields, fields);
-      else {
-        pending.fields = { ...pending.fields, ...fields };
-        pending.owned = true;
-      }
-      if (type !== RATE_TYPE) pending.type = type;
-      pending.serialized = undefined;
+    const slot = this.slot(instrumentId, topic);
+    if (slot.queued) {
+      slot.merge(fields);
+      if (type !== RATE_TYPE) slot.type = type;
       return;
     }
-    const rate: PendingRate = { instrumentId, topic, type, fields, owned: false, serialized };
-    this.rates.set(instrumentId, rate);
-    this.queue.push({ kind: "rate", rate });
-    this.schedule();
+    slot.fields = fields;
+    slot.serialized = serialized;
+    slot.type = type;
+    this.queueRate(slot);
   }
 
-  /** Forgets an instrument's unsent rate (after Unsubscribe). */
+  /** Forgets an instrument's slot and its unsent rate (after Unsubscribe). */
   dropRate(instrumentId: number): void {
-    const pending = this.rates.get(instrumentId);
-    if (!pending) return;
-    this.rates.delete(instrumentId);
-    pending.fields = {};
+    const slot = this.slots.get(instrumentId);
+    if (!slot) return;
+    this.slots.delete(instrumentId);
+    if (slot.queued) this.queuedRates -= 1;
+    slot.reset();
   }
 
   close(): void {
     this.closed = true;
     this.queue.length = 0;
     this.head = 0;
-    this.rates.clear();
+    this.queuedRates = 0;
+    for (const slot of this.slots.values()) slot.reset();
+    this.slots.clear();
+  }
+
+  /** A slot that had nothing waiting has a rate now: it takes its turn. */
+  queueRate(slot: RateSlot): void {
+    if (this.closed) return;
+    slot.queued = true;
+    this.queuedRates += 1;
+    this.queue.push(slot);
+    this.schedule();
   }
 
   private enqueue(item: Item): void {
@@ -125,11 +217,13 @@ export class Outbox {
   private schedule(): void {
     if (this.scheduled) return;
     this.scheduled = true;
-    queueMicrotask(() => {
-      this.scheduled = false;
-      this.flush();
-    });
+    queueMicrotask(this.flushTask);
   }
+
+  private readonly flushTask = () => {
+    this.scheduled = false;
+    this.flush();
+  };
 
   private readonly sent = (error?: Error) => {
     if (!error && this.head < this.queue.length && this.sink.bufferedAmount < this.bufferBytes) this.schedule();
@@ -145,7 +239,6 @@ export class Outbox {
         this.sink.send(first.frame, this.sent);
         continue;
       }
-      const batch: string[] = [];
       while (batch.length < BATCH_MESSAGES && this.head < this.queue.length) {
         const item = this.queue[this.head]!;
         if (item.kind === "frame") break;
@@ -155,12 +248,16 @@ export class Outbox {
           batch.push(item.json);
           continue;
         }
-        const rate = item.rate;
-        if (this.rates.get(rate.instrumentId) !== rate) continue; // unsubscribed meanwhile
-        this.rates.delete(rate.instrumentId);
-        batch.push(rate.serialized ?? message(rate.topic, rate.type, rate.fields, randomUUID()));
+        // Unsubscribed meanwhile (and perhaps subscribed again: a new slot, queued on its own).
+        if (!item.queued || this.slots.get(item.instrumentId) !== item) continue;
+        this.queuedRates -= 1;
+        batch.push(item.take());
       }
-      if (batch.length > 0) this.sink.send(envelope(batch), this.sent);
+      if (batch.length > 0) {
+        const frame = frameOf(batch);
+        batch.length = 0;
+        this.sink.send(frame, this.sent);
+      }
     }
     // Only what the client did not take counts: a burst it keeps up with never closes it.
     if (!this.closed && this.queuedEvents > this.maxQueued) {

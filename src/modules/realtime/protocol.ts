@@ -88,5 +88,26 @@ export const message = (topic: string, type: string, content: unknown, id: strin
 /** The envelope of one or more serialized messages. */
 export const envelope = (messages: readonly string[]) => `{"messages":[${messages.join(",")}]}`;
 
+const OPEN = Buffer.from('{"messages":[');
+const COMMA = Buffer.from(",");
+const CLOSE = Buffer.from("]}");
+
+/**
+ * The same envelope built from messages already encoded as UTF-8 bytes: one copy of each into the
+ * frame, no string to build and encode per socket (a tick's messages are encoded once for all).
+ */
+export function envelopeBytes(messages: readonly Buffer[]): Buffer {
+  let size = OPEN.length + CLOSE.length + messages.length - 1;
+  for (const m of messages) size += m.length;
+  const frame = Buffer.allocUnsafe(size);
+  let at = OPEN.copy(frame, 0);
+  for (let i = 0; i < messages.length; i++) {
+    if (i > 0) at += COMMA.copy(frame, at);
+    at += messages[i]!.copy(frame, at);
+  }
+  CLOSE.copy(frame, at);
+  return frame;
+}
+
 /** The keepalive upstream sends: a binary frame holding one zero byte. */
 export const KEEPALIVE = Buffer.from([0]);

@@ -1,4 +1,5 @@
 import type { Quote } from "../../core/market.js";
+import { message } from "./protocol.js";
 
 /**
  * Rates as upstream pushes them (upstream-websocket.md §3.1): PascalCase names, every value a
@@ -24,18 +25,77 @@ const bidFields = (q: Quote): RateFields => {
   return { Bid: bid, NewUnitMargin: bid, UnitMarginBid: bid, BidDiscounted: bid, UnitMarginBidDiscounted: bid };
 };
 
+/** The sides a delta carries, as bits: a tick's delta names those that moved. */
+export const ASK_MOVED = 1;
+export const BID_MOVED = 2;
+export const MID_MOVED = 4;
+
+/** Which sides moved since `previous` (all of them when there is none). */
+export function rateMask(quote: Quote, previous: Quote | undefined): number {
+  return (
+    (previous?.ask !== quote.ask ? ASK_MOVED : 0) |
+    (previous?.bid !== quote.bid ? BID_MOVED : 0) |
+    (previous?.mid !== quote.mid ? MID_MOVED : 0)
+  );
+}
+
+/** The delta naming the sides in `mask`, at the quote's values, with Date and PriceRateID. */
+export function rateFields(quote: Quote, mask: number): RateFields {
+  return {
+    ...(mask & ASK_MOVED ? askFields(quote) : {}),
+    ...(mask & BID_MOVED ? bidFields(quote) : {}),
+    ...(mask & MID_MOVED ? { LastExecution: text(quote.mid) } : {}),
+    Date: quote.date,
+    PriceRateID: text(quote.priceRateId),
+  };
+}
+
 /**
  * A sparse delta as upstream sends them: only the sides that moved since `previous` (both when
  * there is none), always Date and PriceRateID (upstream's "heartbeat" delta when nothing moved).
  */
 export function rateDelta(quote: Quote, previous: Quote | undefined): RateFields {
-  return {
-    ...(previous?.ask !== quote.ask ? askFields(quote) : {}),
-    ...(previous?.bid !== quote.bid ? bidFields(quote) : {}),
-    ...(previous?.mid !== quote.mid ? { LastExecution: text(quote.mid) } : {}),
-    Date: quote.date,
-    PriceRateID: text(quote.priceRateId),
-  };
+  return rateFields(quote, rateMask(quote, previous));
+}
+
+/**
+ * One instrument's tick as every subscriber gets it: the delta and its message, serialized once.
+ * A subscriber that missed earlier ticks (its client was slow) gets them merged into this one:
+ * the sides that moved in any of them, which is `mask`'s delta at this tick's values (a side a
+ * delta leaves out has not moved since the last delta that named it, so its value is this tick's).
+ * That message too is built once per mask and shared by every subscriber that missed the same.
+ */
+export class RateTick {
+  readonly fields: RateFields;
+  /** The message as UTF-8, as it goes into every subscriber's frame. */
+  readonly bytes: Buffer;
+  private merged: (Buffer | undefined)[] | undefined;
+
+  constructor(
+    readonly quote: Quote,
+    readonly topic: string,
+    readonly mask: number,
+  ) {
+    this.fields = rateFields(quote, mask);
+    this.bytes = Buffer.from(message(topic, RATE_TYPE, this.fields));
+  }
+
+  /** The merged delta's fields for a subscriber that missed ticks whose sides are in `mask`. */
+  conflatedFields(mask: number): RateFields {
+    return mask === this.mask ? this.fields : rateFields(this.quote, mask);
+  }
+
+  /** The message for a subscriber that missed ticks whose sides are in `mask` (this tick's included). */
+  conflated(mask: number): Buffer {
+    if (mask === this.mask) return this.bytes;
+    this.merged ??= [];
+    let bytes = this.merged[mask];
+    if (bytes === undefined) {
+      bytes = Buffer.from(message(this.topic, RATE_TYPE, rateFields(this.quote, mask)));
+      this.merged[mask] = bytes;
+    }
+    return bytes;
+  }
 }
 
 /**

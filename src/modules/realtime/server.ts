@@ -7,13 +7,15 @@ import { KEEPALIVE, MAX_FRAME_BYTES } from "./protocol.js";
 
 /** The channel's path, on the API's port (and on REALTIME_PORT when set). */
 export interface RealtimeServer {
-  /** Takes over an HTTP upgrade already checked for path and origin. */
-  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Takes over an HTTP upgrade already checked for path and origin, from `clientAddress`. */
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer, clientAddress: string): void;
   /** Closes every socket (1001, going away) and stops the keepalive. */
   close(): Promise<void>;
 }
 
 const GOING_AWAY = 1001;
+/** Frames given as bytes are text frames too (ws would send a Buffer as binary). */
+const TEXT = { binary: false } as const;
 /** How long a closing socket may take to answer the close frame before it is cut. */
 const CLOSE_GRACE_MS = 2000;
 
@@ -35,7 +37,7 @@ export function createRealtimeServer(deps: Deps, auth: RealtimeAuthenticators): 
   /** Sockets that have not authenticated yet (decision 0118). */
   let unauthenticated = 0;
 
-  wss.on("connection", (ws: WebSocket) => {
+  wss.on("connection", (ws: WebSocket, _request: IncomingMessage, clientAddress: string) => {
     let cut: NodeJS.Timeout | undefined;
     const closeSocket = (code: number, reason: string) => {
       ws.close(code, reason);
@@ -62,7 +64,7 @@ export function createRealtimeServer(deps: Deps, auth: RealtimeAuthenticators): 
       deps,
       auth,
       {
-        send: (data, done) => ws.send(data, done),
+        send: (data, done) => ws.send(data, TEXT, done),
         get bufferedAmount() {
           return ws.bufferedAmount;
         },
@@ -73,6 +75,7 @@ export function createRealtimeServer(deps: Deps, auth: RealtimeAuthenticators): 
       },
       closeSocket,
       admitted,
+      clientAddress,
     );
     alive.set(ws, true);
     ws.on("pong", () => alive.set(ws, true));
@@ -106,14 +109,14 @@ export function createRealtimeServer(deps: Deps, auth: RealtimeAuthenticators): 
   timer?.unref();
 
   return {
-    handleUpgrade(request, socket, head) {
+    handleUpgrade(request, socket, head, clientAddress) {
       if (unauthenticated >= maxUnauthenticated) {
         socket.end(
           "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\nConnection: close\r\nContent-Length: 0\r\n\r\n",
         );
         return;
       }
-      wss.handleUpgrade(request, socket, head, (ws) => wss.emit("connection", ws, request));
+      wss.handleUpgrade(request, socket, head, (ws) => wss.emit("connection", ws, request, clientAddress));
     },
     async close() {
       if (timer) clearInterval(timer);

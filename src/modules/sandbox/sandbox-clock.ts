@@ -39,12 +39,10 @@ export class SandboxClock implements Clock {
     this.offsetMs = 0;
   }
 
+  /** One reading of the base clock: two would put a millisecond's tick between them into the offset. */
   get state(): { now: string; offsetMs: number; frozen: boolean } {
-    const now = this.now();
-    return {
-      now: now.toISOString(),
-      offsetMs: now.getTime() - this.base.now().getTime(),
-      frozen: this.frozenAt !== undefined,
-    };
+    const base = this.base.now().getTime();
+    const now = this.frozenAt ?? base + this.offsetMs;
+    return { now: new Date(now).toISOString(), offsetMs: now - base, frozen: this.frozenAt !== undefined };
   }
 }

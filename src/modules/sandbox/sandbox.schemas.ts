@@ -247,3 +247,21 @@ export const OperatorKeyView = Type.Object({
   apiKey: Type.String(),
   userKey: Type.String(),
 });
+
+export const StrategyPassView = Type.Object(
+  {
+    trades: Type.Array(
+      Type.Object({
+        username: Type.String(),
+        action: Type.Union([Type.Literal("open"), Type.Literal("close")]),
+        instrumentId: Type.Integer(),
+        positionId: Type.Integer(),
+      }),
+      { description: "The trades made, in order: a roll is its close then its open" },
+    ),
+    skipped: Type.Array(Type.Object({ username: Type.String(), instrumentId: Type.Integer(), reason: Type.String() }), {
+      description: "Trades not made (a closed market, an amount under the minimum) and why",
+    }),
+  },
+  { description: "One pass of the seeded traders' strategy (decision 0174)" },
+);

@@ -2,6 +2,7 @@ import { AppError } from "../../core/errors.js";
 import type { Ctx, Deps } from "../context.js";
 import { RandomWalkSource } from "../market/price-sources.js";
 import { loadAlerts } from "../price-alerts/alert-watch.js";
+import { loadEntryOrders } from "../trading/entry-orders/entry-watch.js";
 import { loadTriggers } from "../trading/triggers.js";
 import { type SnapshotSummary, sandboxRepository, worldStore } from "./sandbox.repository.js";
 import { requireOperator, sandboxOf } from "./sandbox-access.js";
@@ -83,16 +84,21 @@ export async function resetWorld(
     // Key pairs the reset removed stop working at once in every instance (their verified cache).
     const kept = new Set((await repo.keyPairs()).map((k) => k.id));
     const at = ctx.clock.now().toISOString();
-    await ctx.bus.publish(
-      keysBefore
+    // The notifications are the restored ones: every instance forgets its kept poll answers.
+    await ctx.bus.publish([
+      ...keysBefore
         .filter((k) => !kept.has(k.id))
         .map((k) => ({ type: "KeyPairRevoked" as const, keyPairId: k.id, userId: k.userId, occurredAt: at })),
-    );
+      { type: "NotificationsChanged", userIds: "all", occurredAt: at },
+    ]);
     ctx.triggers.index.clear();
     ctx.triggers.firedElsewhere.clear();
     note("watched triggers", await loadTriggers(ctx));
     ctx.alerts.index.clear();
     note("watched price alerts", await loadAlerts(ctx));
+    ctx.entryOrders.index.clear();
+    ctx.entryOrders.firedElsewhere.clear();
+    note("watched entry orders", await loadEntryOrders(ctx));
     ctx.market.restartPrices();
     note("prices at their seed", 0);
   } finally {

@@ -7,15 +7,20 @@ import { registerPollRoutes } from "./polls/polls.routes.js";
 import { registerPostRoutes } from "./posts/posts.routes.js";
 import { registerReactionRoutes } from "./reactions/reactions.routes.js";
 import { SocialReadCache } from "./shared/read-cache.js";
+import { SharedParts } from "./shared/shared-documents.js";
+import { registerTradePostRoutes } from "./trade-posts/trade-posts.routes.js";
 
 /** Posts, polls, comments, reactions, the social graph and every feed: one routes file per sub-area. */
 export function registerSocialRoutes(app: App, deps: Deps): void {
   // One post and feed pages are answered from this instance's cache while nothing they show changed.
   const cache = SocialReadCache.listening(deps.bus, deps.config.readCache, deps.metrics);
-  registerPostRoutes(app, deps, cache);
+  // Posts' caller-independent documents and feeds' listings, shared by every caller (0169).
+  const parts = new SharedParts(cache);
+  registerPostRoutes(app, deps, parts);
   registerPollRoutes(app, deps);
-  registerFeedRoutes(app, deps, cache);
+  registerFeedRoutes(app, deps, parts);
   registerReactionRoutes(app, deps);
   registerCommentRoutes(app, deps);
   registerGraphRoutes(app, deps);
+  registerTradePostRoutes(app, deps);
 }

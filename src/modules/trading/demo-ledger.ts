@@ -2,6 +2,7 @@ import type { UserActor } from "../../core/actor.js";
 import type { CloseReason, DomainEvent } from "../../core/events.js";
 import type { Executor } from "../../infra/db/executor.js";
 import type { Deps } from "../context.js";
+import { batchInserts } from "./batch-inserts.repository.js";
 import { applyClose } from "./close-position.js";
 import { demoAccountOf } from "./demo-account.js";
 import { type PositionRow, tradingRepository } from "./trading.repository.js";
@@ -15,7 +16,12 @@ export type { AccountRow, PositionRow } from "./trading.repository.js";
  */
 export function demoLedger(db: Executor) {
   const repo = tradingRepository(db);
+  const batch = batchInserts(db);
   return {
+    /** Many orders in few statements: ids by token (copy opens, decision 0162). */
+    insertOrders: batch.insertOrders,
+    /** Many positions in few statements, with their mirror and copied position. */
+    insertPositions: batch.insertPositions,
     findAccount: repo.findAccount,
     createAccountIfMissing: repo.createAccountIfMissing,
     debit: repo.debit,

@@ -45,7 +45,7 @@ const trade = (r: Selectable<DemoTradesTable>): TradeRow => ({
  * them with Kysely cost more than SQLite running them (docs/decisions/0049). Each inserts every
  * listed column, so the SQL never depends on which values are present.
  */
-const ORDER_COLUMNS = [
+export const ORDER_COLUMNS = [
   "userId",
   "cid",
   "orderType",
@@ -69,7 +69,7 @@ const ORDER_COLUMNS = [
   "openDateTime",
   "lastUpdate",
 ] as const satisfies readonly (keyof Insertable<DemoOrdersTable>)[];
-const POSITION_COLUMNS = [
+export const POSITION_COLUMNS = [
   "positionId",
   "userId",
   "cid",

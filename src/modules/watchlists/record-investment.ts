@@ -28,7 +28,11 @@ export async function recordInvestment(deps: Deps, investment: Investment): Prom
     itemAddedDate: investment.occurredAt ?? isoNow(deps.clock),
   };
   // Usually the instrument is there already: one statement moves it, and the size is unchanged.
-  if (await watchlistsRepository(deps.db.kysely).moveToTop(investment.userId, "RecentlyInvested", item)) return;
+  // On SQLite it shares the commit of the writes around it (group commit, decision 0172).
+  const moved = await deps.db.write((db) =>
+    watchlistsRepository(db).moveToTop(investment.userId, "RecentlyInvested", item),
+  );
+  if (moved) return;
   const max = deps.config.watchlistLimits.maxItemsPerWatchlist;
   const write = () =>
     transact(deps, async (trx) => {

@@ -1837,6 +1837,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/social/trade-posts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether your trades are published as posts
+         * @description Ours (decision 0175; upstream has no such operation): while on, each open and close of your own demo positions (not your copies') becomes a post of type Trade with `metadata.trade`, tagged with the instrument, in your feed and the instrument's. Off until you turn it on.
+         *
+         *     Rate limit: default pool, 60 requests per 60 s, per caller.
+         */
+        get: operations["getTradePostChoice"];
+        /**
+         * Publish your trades as posts, or stop
+         * @description Ours (decision 0175; upstream has no such operation): while on, each open and close of your own demo positions (not your copies') becomes a post of type Trade with `metadata.trade`, tagged with the instrument, in your feed and the instrument's. Off until you turn it on.
+         *
+         *     Rate limit: default pool, 60 requests per 60 s; plus writes pool, 20 requests per 60 s, per caller.
+         */
+        put: operations["setTradePostChoice"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/user-info/people": {
         parameters: {
             query?: never;
@@ -2440,6 +2468,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/pi-data/copiers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get copiers public info
+         * @description The users copying you now (active or paused copies), one entry per copy, oldest first, each described only in categories: gender, club, country, how long ago and with how much the copy started, age band; and the copy's realised P/L and available cash as text (decision 0176).
+         *
+         *     Rate limit: default pool, 60 requests per 60 s, per caller.
+         */
+        get: operations["getCopiersPublicInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/attachments": {
         parameters: {
             query?: never;
@@ -2829,6 +2879,28 @@ export interface paths {
          *     Rate limit: default pool, 60 requests per 60 s; plus writes pool, 20 requests per 60 s, per caller.
          */
         delete: operations["sandboxRemoveFault"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/traders/trade": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The seeded traders trade now: one pass of their strategy
+         * @description Each seeded trader (alice, bob, carmen) rolls its oldest position (closes it at market and opens it again with what came back), or opens its plan when it holds nothing, through the same trading path as any client: copies mirror it. The server also runs a pass every PEOPLE_SEEDED_TRADING_EVERY_SECONDS (decision 0174). Sandbox control (decision 0148): needs the operator's key pair (`sandbox operator-key`); absent (404) when SANDBOX=off.
+         *
+         *     Rate limit: default pool, 60 requests per 60 s; plus writes pool, 20 requests per 60 s, per caller.
+         */
+        post: operations["sandboxTradeSeededTraders"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -20582,6 +20654,57 @@ export interface operations {
                                                 votesCount: number;
                                             }[];
                                         };
+                                        trade?: {
+                                            /** @description Trade lifecycle stage */
+                                            type: "Open" | "Close";
+                                            /** @description The demo position's id */
+                                            positionId: number;
+                                            /** @description Market: an instrument reference */
+                                            market: {
+                                                /** @description The instrument id, as a string */
+                                                id: string;
+                                                symbolName: string;
+                                                displayName: string;
+                                                /** Format: date-time */
+                                                updated: string;
+                                                /**
+                                                 * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                                 * @enum {unknown}
+                                                 */
+                                                assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                                /** @description The instrument id */
+                                                internalId: number;
+                                                avatar: {
+                                                    /** @description 35x35 image URL */
+                                                    small: string;
+                                                    /** @description 50x50 image URL */
+                                                    medium: string;
+                                                    /** @description 150x150 image URL */
+                                                    large: string;
+                                                    svg: {
+                                                        url: string;
+                                                        backgroundColor: string;
+                                                        textColor: string;
+                                                    };
+                                                };
+                                                /**
+                                                 * @description Upstream's enum is eToro, Delta, Gatsby
+                                                 * @enum {string}
+                                                 */
+                                                application: "eToro";
+                                                /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                                metadata: string;
+                                                /** Format: int32 */
+                                                assetTypeId: number;
+                                                /** Format: int32 */
+                                                assetTypeSubCategoryId: number;
+                                            };
+                                            /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                            gain: number;
+                                            /** @description The open's or the close's rate */
+                                            rate: number;
+                                            direction: "Long" | "Short";
+                                        };
                                     };
                                 };
                                 /** @description Post (alternate attachment form) */
@@ -20736,6 +20859,57 @@ export interface operations {
                                                 votesCount: number;
                                             }[];
                                         };
+                                        trade?: {
+                                            /** @description Trade lifecycle stage */
+                                            type: "Open" | "Close";
+                                            /** @description The demo position's id */
+                                            positionId: number;
+                                            /** @description Market: an instrument reference */
+                                            market: {
+                                                /** @description The instrument id, as a string */
+                                                id: string;
+                                                symbolName: string;
+                                                displayName: string;
+                                                /** Format: date-time */
+                                                updated: string;
+                                                /**
+                                                 * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                                 * @enum {unknown}
+                                                 */
+                                                assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                                /** @description The instrument id */
+                                                internalId: number;
+                                                avatar: {
+                                                    /** @description 35x35 image URL */
+                                                    small: string;
+                                                    /** @description 50x50 image URL */
+                                                    medium: string;
+                                                    /** @description 150x150 image URL */
+                                                    large: string;
+                                                    svg: {
+                                                        url: string;
+                                                        backgroundColor: string;
+                                                        textColor: string;
+                                                    };
+                                                };
+                                                /**
+                                                 * @description Upstream's enum is eToro, Delta, Gatsby
+                                                 * @enum {string}
+                                                 */
+                                                application: "eToro";
+                                                /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                                metadata: string;
+                                                /** Format: int32 */
+                                                assetTypeId: number;
+                                                /** Format: int32 */
+                                                assetTypeSubCategoryId: number;
+                                            };
+                                            /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                            gain: number;
+                                            /** @description The open's or the close's rate */
+                                            rate: number;
+                                            direction: "Long" | "Short";
+                                        };
                                     };
                                 };
                             };
@@ -20751,6 +20925,57 @@ export interface operations {
                                     isUserVoted: boolean;
                                     votesCount: number;
                                 }[];
+                            };
+                            trade?: {
+                                /** @description Trade lifecycle stage */
+                                type: "Open" | "Close";
+                                /** @description The demo position's id */
+                                positionId: number;
+                                /** @description Market: an instrument reference */
+                                market: {
+                                    /** @description The instrument id, as a string */
+                                    id: string;
+                                    symbolName: string;
+                                    displayName: string;
+                                    /** Format: date-time */
+                                    updated: string;
+                                    /**
+                                     * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                     * @enum {unknown}
+                                     */
+                                    assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                    /** @description The instrument id */
+                                    internalId: number;
+                                    avatar: {
+                                        /** @description 35x35 image URL */
+                                        small: string;
+                                        /** @description 50x50 image URL */
+                                        medium: string;
+                                        /** @description 150x150 image URL */
+                                        large: string;
+                                        svg: {
+                                            url: string;
+                                            backgroundColor: string;
+                                            textColor: string;
+                                        };
+                                    };
+                                    /**
+                                     * @description Upstream's enum is eToro, Delta, Gatsby
+                                     * @enum {string}
+                                     */
+                                    application: "eToro";
+                                    /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                    metadata: string;
+                                    /** Format: int32 */
+                                    assetTypeId: number;
+                                    /** Format: int32 */
+                                    assetTypeSubCategoryId: number;
+                                };
+                                /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                gain: number;
+                                /** @description The open's or the close's rate */
+                                rate: number;
+                                direction: "Long" | "Short";
                             };
                         };
                     };
@@ -21431,6 +21656,57 @@ export interface operations {
                                                 votesCount: number;
                                             }[];
                                         };
+                                        trade?: {
+                                            /** @description Trade lifecycle stage */
+                                            type: "Open" | "Close";
+                                            /** @description The demo position's id */
+                                            positionId: number;
+                                            /** @description Market: an instrument reference */
+                                            market: {
+                                                /** @description The instrument id, as a string */
+                                                id: string;
+                                                symbolName: string;
+                                                displayName: string;
+                                                /** Format: date-time */
+                                                updated: string;
+                                                /**
+                                                 * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                                 * @enum {unknown}
+                                                 */
+                                                assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                                /** @description The instrument id */
+                                                internalId: number;
+                                                avatar: {
+                                                    /** @description 35x35 image URL */
+                                                    small: string;
+                                                    /** @description 50x50 image URL */
+                                                    medium: string;
+                                                    /** @description 150x150 image URL */
+                                                    large: string;
+                                                    svg: {
+                                                        url: string;
+                                                        backgroundColor: string;
+                                                        textColor: string;
+                                                    };
+                                                };
+                                                /**
+                                                 * @description Upstream's enum is eToro, Delta, Gatsby
+                                                 * @enum {string}
+                                                 */
+                                                application: "eToro";
+                                                /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                                metadata: string;
+                                                /** Format: int32 */
+                                                assetTypeId: number;
+                                                /** Format: int32 */
+                                                assetTypeSubCategoryId: number;
+                                            };
+                                            /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                            gain: number;
+                                            /** @description The open's or the close's rate */
+                                            rate: number;
+                                            direction: "Long" | "Short";
+                                        };
                                     };
                                 };
                                 /** @description Post */
@@ -21592,6 +21868,57 @@ export interface operations {
                                                 votesCount: number;
                                             }[];
                                         };
+                                        trade?: {
+                                            /** @description Trade lifecycle stage */
+                                            type: "Open" | "Close";
+                                            /** @description The demo position's id */
+                                            positionId: number;
+                                            /** @description Market: an instrument reference */
+                                            market: {
+                                                /** @description The instrument id, as a string */
+                                                id: string;
+                                                symbolName: string;
+                                                displayName: string;
+                                                /** Format: date-time */
+                                                updated: string;
+                                                /**
+                                                 * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                                 * @enum {unknown}
+                                                 */
+                                                assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                                /** @description The instrument id */
+                                                internalId: number;
+                                                avatar: {
+                                                    /** @description 35x35 image URL */
+                                                    small: string;
+                                                    /** @description 50x50 image URL */
+                                                    medium: string;
+                                                    /** @description 150x150 image URL */
+                                                    large: string;
+                                                    svg: {
+                                                        url: string;
+                                                        backgroundColor: string;
+                                                        textColor: string;
+                                                    };
+                                                };
+                                                /**
+                                                 * @description Upstream's enum is eToro, Delta, Gatsby
+                                                 * @enum {string}
+                                                 */
+                                                application: "eToro";
+                                                /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                                metadata: string;
+                                                /** Format: int32 */
+                                                assetTypeId: number;
+                                                /** Format: int32 */
+                                                assetTypeSubCategoryId: number;
+                                            };
+                                            /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                            gain: number;
+                                            /** @description The open's or the close's rate */
+                                            rate: number;
+                                            direction: "Long" | "Short";
+                                        };
                                     };
                                 };
                             };
@@ -21607,6 +21934,57 @@ export interface operations {
                                     isUserVoted: boolean;
                                     votesCount: number;
                                 }[];
+                            };
+                            trade?: {
+                                /** @description Trade lifecycle stage */
+                                type: "Open" | "Close";
+                                /** @description The demo position's id */
+                                positionId: number;
+                                /** @description Market: an instrument reference */
+                                market: {
+                                    /** @description The instrument id, as a string */
+                                    id: string;
+                                    symbolName: string;
+                                    displayName: string;
+                                    /** Format: date-time */
+                                    updated: string;
+                                    /**
+                                     * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                     * @enum {unknown}
+                                     */
+                                    assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                    /** @description The instrument id */
+                                    internalId: number;
+                                    avatar: {
+                                        /** @description 35x35 image URL */
+                                        small: string;
+                                        /** @description 50x50 image URL */
+                                        medium: string;
+                                        /** @description 150x150 image URL */
+                                        large: string;
+                                        svg: {
+                                            url: string;
+                                            backgroundColor: string;
+                                            textColor: string;
+                                        };
+                                    };
+                                    /**
+                                     * @description Upstream's enum is eToro, Delta, Gatsby
+                                     * @enum {string}
+                                     */
+                                    application: "eToro";
+                                    /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                    metadata: string;
+                                    /** Format: int32 */
+                                    assetTypeId: number;
+                                    /** Format: int32 */
+                                    assetTypeSubCategoryId: number;
+                                };
+                                /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                gain: number;
+                                /** @description The open's or the close's rate */
+                                rate: number;
+                                direction: "Long" | "Short";
                             };
                         };
                     };
@@ -22254,6 +22632,57 @@ export interface operations {
                                                     votesCount: number;
                                                 }[];
                                             };
+                                            trade?: {
+                                                /** @description Trade lifecycle stage */
+                                                type: "Open" | "Close";
+                                                /** @description The demo position's id */
+                                                positionId: number;
+                                                /** @description Market: an instrument reference */
+                                                market: {
+                                                    /** @description The instrument id, as a string */
+                                                    id: string;
+                                                    symbolName: string;
+                                                    displayName: string;
+                                                    /** Format: date-time */
+                                                    updated: string;
+                                                    /**
+                                                     * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                                     * @enum {unknown}
+                                                     */
+                                                    assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                                    /** @description The instrument id */
+                                                    internalId: number;
+                                                    avatar: {
+                                                        /** @description 35x35 image URL */
+                                                        small: string;
+                                                        /** @description 50x50 image URL */
+                                                        medium: string;
+                                                        /** @description 150x150 image URL */
+                                                        large: string;
+                                                        svg: {
+                                                            url: string;
+                                                            backgroundColor: string;
+                                                            textColor: string;
+                                                        };
+                                                    };
+                                                    /**
+                                                     * @description Upstream's enum is eToro, Delta, Gatsby
+                                                     * @enum {string}
+                                                     */
+                                                    application: "eToro";
+                                                    /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                                    metadata: string;
+                                                    /** Format: int32 */
+                                                    assetTypeId: number;
+                                                    /** Format: int32 */
+                                                    assetTypeSubCategoryId: number;
+                                                };
+                                                /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                                gain: number;
+                                                /** @description The open's or the close's rate */
+                                                rate: number;
+                                                direction: "Long" | "Short";
+                                            };
                                         };
                                     };
                                     /** @description Post */
@@ -22415,6 +22844,57 @@ export interface operations {
                                                     votesCount: number;
                                                 }[];
                                             };
+                                            trade?: {
+                                                /** @description Trade lifecycle stage */
+                                                type: "Open" | "Close";
+                                                /** @description The demo position's id */
+                                                positionId: number;
+                                                /** @description Market: an instrument reference */
+                                                market: {
+                                                    /** @description The instrument id, as a string */
+                                                    id: string;
+                                                    symbolName: string;
+                                                    displayName: string;
+                                                    /** Format: date-time */
+                                                    updated: string;
+                                                    /**
+                                                     * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                                     * @enum {unknown}
+                                                     */
+                                                    assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                                    /** @description The instrument id */
+                                                    internalId: number;
+                                                    avatar: {
+                                                        /** @description 35x35 image URL */
+                                                        small: string;
+                                                        /** @description 50x50 image URL */
+                                                        medium: string;
+                                                        /** @description 150x150 image URL */
+                                                        large: string;
+                                                        svg: {
+                                                            url: string;
+                                                            backgroundColor: string;
+                                                            textColor: string;
+                                                        };
+                                                    };
+                                                    /**
+                                                     * @description Upstream's enum is eToro, Delta, Gatsby
+                                                     * @enum {string}
+                                                     */
+                                                    application: "eToro";
+                                                    /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                                    metadata: string;
+                                                    /** Format: int32 */
+                                                    assetTypeId: number;
+                                                    /** Format: int32 */
+                                                    assetTypeSubCategoryId: number;
+                                                };
+                                                /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                                gain: number;
+                                                /** @description The open's or the close's rate */
+                                                rate: number;
+                                                direction: "Long" | "Short";
+                                            };
                                         };
                                     };
                                 };
@@ -22430,6 +22910,57 @@ export interface operations {
                                         isUserVoted: boolean;
                                         votesCount: number;
                                     }[];
+                                };
+                                trade?: {
+                                    /** @description Trade lifecycle stage */
+                                    type: "Open" | "Close";
+                                    /** @description The demo position's id */
+                                    positionId: number;
+                                    /** @description Market: an instrument reference */
+                                    market: {
+                                        /** @description The instrument id, as a string */
+                                        id: string;
+                                        symbolName: string;
+                                        displayName: string;
+                                        /** Format: date-time */
+                                        updated: string;
+                                        /**
+                                         * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                         * @enum {unknown}
+                                         */
+                                        assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                        /** @description The instrument id */
+                                        internalId: number;
+                                        avatar: {
+                                            /** @description 35x35 image URL */
+                                            small: string;
+                                            /** @description 50x50 image URL */
+                                            medium: string;
+                                            /** @description 150x150 image URL */
+                                            large: string;
+                                            svg: {
+                                                url: string;
+                                                backgroundColor: string;
+                                                textColor: string;
+                                            };
+                                        };
+                                        /**
+                                         * @description Upstream's enum is eToro, Delta, Gatsby
+                                         * @enum {string}
+                                         */
+                                        application: "eToro";
+                                        /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                        metadata: string;
+                                        /** Format: int32 */
+                                        assetTypeId: number;
+                                        /** Format: int32 */
+                                        assetTypeSubCategoryId: number;
+                                    };
+                                    /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                    gain: number;
+                                    /** @description The open's or the close's rate */
+                                    rate: number;
+                                    direction: "Long" | "Short";
                                 };
                             };
                         };
@@ -23329,6 +23860,57 @@ export interface operations {
                                                 votesCount: number;
                                             }[];
                                         };
+                                        trade?: {
+                                            /** @description Trade lifecycle stage */
+                                            type: "Open" | "Close";
+                                            /** @description The demo position's id */
+                                            positionId: number;
+                                            /** @description Market: an instrument reference */
+                                            market: {
+                                                /** @description The instrument id, as a string */
+                                                id: string;
+                                                symbolName: string;
+                                                displayName: string;
+                                                /** Format: date-time */
+                                                updated: string;
+                                                /**
+                                                 * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                                 * @enum {unknown}
+                                                 */
+                                                assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                                /** @description The instrument id */
+                                                internalId: number;
+                                                avatar: {
+                                                    /** @description 35x35 image URL */
+                                                    small: string;
+                                                    /** @description 50x50 image URL */
+                                                    medium: string;
+                                                    /** @description 150x150 image URL */
+                                                    large: string;
+                                                    svg: {
+                                                        url: string;
+                                                        backgroundColor: string;
+                                                        textColor: string;
+                                                    };
+                                                };
+                                                /**
+                                                 * @description Upstream's enum is eToro, Delta, Gatsby
+                                                 * @enum {string}
+                                                 */
+                                                application: "eToro";
+                                                /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                                metadata: string;
+                                                /** Format: int32 */
+                                                assetTypeId: number;
+                                                /** Format: int32 */
+                                                assetTypeSubCategoryId: number;
+                                            };
+                                            /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                            gain: number;
+                                            /** @description The open's or the close's rate */
+                                            rate: number;
+                                            direction: "Long" | "Short";
+                                        };
                                     };
                                 };
                                 /** @description Post */
@@ -23490,6 +24072,57 @@ export interface operations {
                                                 votesCount: number;
                                             }[];
                                         };
+                                        trade?: {
+                                            /** @description Trade lifecycle stage */
+                                            type: "Open" | "Close";
+                                            /** @description The demo position's id */
+                                            positionId: number;
+                                            /** @description Market: an instrument reference */
+                                            market: {
+                                                /** @description The instrument id, as a string */
+                                                id: string;
+                                                symbolName: string;
+                                                displayName: string;
+                                                /** Format: date-time */
+                                                updated: string;
+                                                /**
+                                                 * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                                 * @enum {unknown}
+                                                 */
+                                                assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                                /** @description The instrument id */
+                                                internalId: number;
+                                                avatar: {
+                                                    /** @description 35x35 image URL */
+                                                    small: string;
+                                                    /** @description 50x50 image URL */
+                                                    medium: string;
+                                                    /** @description 150x150 image URL */
+                                                    large: string;
+                                                    svg: {
+                                                        url: string;
+                                                        backgroundColor: string;
+                                                        textColor: string;
+                                                    };
+                                                };
+                                                /**
+                                                 * @description Upstream's enum is eToro, Delta, Gatsby
+                                                 * @enum {string}
+                                                 */
+                                                application: "eToro";
+                                                /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                                metadata: string;
+                                                /** Format: int32 */
+                                                assetTypeId: number;
+                                                /** Format: int32 */
+                                                assetTypeSubCategoryId: number;
+                                            };
+                                            /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                            gain: number;
+                                            /** @description The open's or the close's rate */
+                                            rate: number;
+                                            direction: "Long" | "Short";
+                                        };
                                     };
                                 };
                             };
@@ -23505,6 +24138,57 @@ export interface operations {
                                     isUserVoted: boolean;
                                     votesCount: number;
                                 }[];
+                            };
+                            trade?: {
+                                /** @description Trade lifecycle stage */
+                                type: "Open" | "Close";
+                                /** @description The demo position's id */
+                                positionId: number;
+                                /** @description Market: an instrument reference */
+                                market: {
+                                    /** @description The instrument id, as a string */
+                                    id: string;
+                                    symbolName: string;
+                                    displayName: string;
+                                    /** Format: date-time */
+                                    updated: string;
+                                    /**
+                                     * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                     * @enum {unknown}
+                                     */
+                                    assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                    /** @description The instrument id */
+                                    internalId: number;
+                                    avatar: {
+                                        /** @description 35x35 image URL */
+                                        small: string;
+                                        /** @description 50x50 image URL */
+                                        medium: string;
+                                        /** @description 150x150 image URL */
+                                        large: string;
+                                        svg: {
+                                            url: string;
+                                            backgroundColor: string;
+                                            textColor: string;
+                                        };
+                                    };
+                                    /**
+                                     * @description Upstream's enum is eToro, Delta, Gatsby
+                                     * @enum {string}
+                                     */
+                                    application: "eToro";
+                                    /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                    metadata: string;
+                                    /** Format: int32 */
+                                    assetTypeId: number;
+                                    /** Format: int32 */
+                                    assetTypeSubCategoryId: number;
+                                };
+                                /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                gain: number;
+                                /** @description The open's or the close's rate */
+                                rate: number;
+                                direction: "Long" | "Short";
                             };
                         };
                     };
@@ -24467,6 +25151,57 @@ export interface operations {
                                                 votesCount: number;
                                             }[];
                                         };
+                                        trade?: {
+                                            /** @description Trade lifecycle stage */
+                                            type: "Open" | "Close";
+                                            /** @description The demo position's id */
+                                            positionId: number;
+                                            /** @description Market: an instrument reference */
+                                            market: {
+                                                /** @description The instrument id, as a string */
+                                                id: string;
+                                                symbolName: string;
+                                                displayName: string;
+                                                /** Format: date-time */
+                                                updated: string;
+                                                /**
+                                                 * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                                 * @enum {unknown}
+                                                 */
+                                                assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                                /** @description The instrument id */
+                                                internalId: number;
+                                                avatar: {
+                                                    /** @description 35x35 image URL */
+                                                    small: string;
+                                                    /** @description 50x50 image URL */
+                                                    medium: string;
+                                                    /** @description 150x150 image URL */
+                                                    large: string;
+                                                    svg: {
+                                                        url: string;
+                                                        backgroundColor: string;
+                                                        textColor: string;
+                                                    };
+                                                };
+                                                /**
+                                                 * @description Upstream's enum is eToro, Delta, Gatsby
+                                                 * @enum {string}
+                                                 */
+                                                application: "eToro";
+                                                /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                                metadata: string;
+                                                /** Format: int32 */
+                                                assetTypeId: number;
+                                                /** Format: int32 */
+                                                assetTypeSubCategoryId: number;
+                                            };
+                                            /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                            gain: number;
+                                            /** @description The open's or the close's rate */
+                                            rate: number;
+                                            direction: "Long" | "Short";
+                                        };
                                     };
                                 };
                                 /** @description Post */
@@ -24628,6 +25363,57 @@ export interface operations {
                                                 votesCount: number;
                                             }[];
                                         };
+                                        trade?: {
+                                            /** @description Trade lifecycle stage */
+                                            type: "Open" | "Close";
+                                            /** @description The demo position's id */
+                                            positionId: number;
+                                            /** @description Market: an instrument reference */
+                                            market: {
+                                                /** @description The instrument id, as a string */
+                                                id: string;
+                                                symbolName: string;
+                                                displayName: string;
+                                                /** Format: date-time */
+                                                updated: string;
+                                                /**
+                                                 * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                                 * @enum {unknown}
+                                                 */
+                                                assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                                /** @description The instrument id */
+                                                internalId: number;
+                                                avatar: {
+                                                    /** @description 35x35 image URL */
+                                                    small: string;
+                                                    /** @description 50x50 image URL */
+                                                    medium: string;
+                                                    /** @description 150x150 image URL */
+                                                    large: string;
+                                                    svg: {
+                                                        url: string;
+                                                        backgroundColor: string;
+                                                        textColor: string;
+                                                    };
+                                                };
+                                                /**
+                                                 * @description Upstream's enum is eToro, Delta, Gatsby
+                                                 * @enum {string}
+                                                 */
+                                                application: "eToro";
+                                                /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                                metadata: string;
+                                                /** Format: int32 */
+                                                assetTypeId: number;
+                                                /** Format: int32 */
+                                                assetTypeSubCategoryId: number;
+                                            };
+                                            /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                            gain: number;
+                                            /** @description The open's or the close's rate */
+                                            rate: number;
+                                            direction: "Long" | "Short";
+                                        };
                                     };
                                 };
                             };
@@ -24643,6 +25429,57 @@ export interface operations {
                                     isUserVoted: boolean;
                                     votesCount: number;
                                 }[];
+                            };
+                            trade?: {
+                                /** @description Trade lifecycle stage */
+                                type: "Open" | "Close";
+                                /** @description The demo position's id */
+                                positionId: number;
+                                /** @description Market: an instrument reference */
+                                market: {
+                                    /** @description The instrument id, as a string */
+                                    id: string;
+                                    symbolName: string;
+                                    displayName: string;
+                                    /** Format: date-time */
+                                    updated: string;
+                                    /**
+                                     * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                     * @enum {unknown}
+                                     */
+                                    assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                    /** @description The instrument id */
+                                    internalId: number;
+                                    avatar: {
+                                        /** @description 35x35 image URL */
+                                        small: string;
+                                        /** @description 50x50 image URL */
+                                        medium: string;
+                                        /** @description 150x150 image URL */
+                                        large: string;
+                                        svg: {
+                                            url: string;
+                                            backgroundColor: string;
+                                            textColor: string;
+                                        };
+                                    };
+                                    /**
+                                     * @description Upstream's enum is eToro, Delta, Gatsby
+                                     * @enum {string}
+                                     */
+                                    application: "eToro";
+                                    /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                    metadata: string;
+                                    /** Format: int32 */
+                                    assetTypeId: number;
+                                    /** Format: int32 */
+                                    assetTypeSubCategoryId: number;
+                                };
+                                /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                gain: number;
+                                /** @description The open's or the close's rate */
+                                rate: number;
+                                direction: "Long" | "Short";
                             };
                         };
                     };
@@ -25662,6 +26499,57 @@ export interface operations {
                                                 votesCount: number;
                                             }[];
                                         };
+                                        trade?: {
+                                            /** @description Trade lifecycle stage */
+                                            type: "Open" | "Close";
+                                            /** @description The demo position's id */
+                                            positionId: number;
+                                            /** @description Market: an instrument reference */
+                                            market: {
+                                                /** @description The instrument id, as a string */
+                                                id: string;
+                                                symbolName: string;
+                                                displayName: string;
+                                                /** Format: date-time */
+                                                updated: string;
+                                                /**
+                                                 * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                                 * @enum {unknown}
+                                                 */
+                                                assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                                /** @description The instrument id */
+                                                internalId: number;
+                                                avatar: {
+                                                    /** @description 35x35 image URL */
+                                                    small: string;
+                                                    /** @description 50x50 image URL */
+                                                    medium: string;
+                                                    /** @description 150x150 image URL */
+                                                    large: string;
+                                                    svg: {
+                                                        url: string;
+                                                        backgroundColor: string;
+                                                        textColor: string;
+                                                    };
+                                                };
+                                                /**
+                                                 * @description Upstream's enum is eToro, Delta, Gatsby
+                                                 * @enum {string}
+                                                 */
+                                                application: "eToro";
+                                                /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                                metadata: string;
+                                                /** Format: int32 */
+                                                assetTypeId: number;
+                                                /** Format: int32 */
+                                                assetTypeSubCategoryId: number;
+                                            };
+                                            /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                            gain: number;
+                                            /** @description The open's or the close's rate */
+                                            rate: number;
+                                            direction: "Long" | "Short";
+                                        };
                                     };
                                 };
                                 /** @description Post */
@@ -25823,6 +26711,57 @@ export interface operations {
                                                 votesCount: number;
                                             }[];
                                         };
+                                        trade?: {
+                                            /** @description Trade lifecycle stage */
+                                            type: "Open" | "Close";
+                                            /** @description The demo position's id */
+                                            positionId: number;
+                                            /** @description Market: an instrument reference */
+                                            market: {
+                                                /** @description The instrument id, as a string */
+                                                id: string;
+                                                symbolName: string;
+                                                displayName: string;
+                                                /** Format: date-time */
+                                                updated: string;
+                                                /**
+                                                 * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                                 * @enum {unknown}
+                                                 */
+                                                assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                                /** @description The instrument id */
+                                                internalId: number;
+                                                avatar: {
+                                                    /** @description 35x35 image URL */
+                                                    small: string;
+                                                    /** @description 50x50 image URL */
+                                                    medium: string;
+                                                    /** @description 150x150 image URL */
+                                                    large: string;
+                                                    svg: {
+                                                        url: string;
+                                                        backgroundColor: string;
+                                                        textColor: string;
+                                                    };
+                                                };
+                                                /**
+                                                 * @description Upstream's enum is eToro, Delta, Gatsby
+                                                 * @enum {string}
+                                                 */
+                                                application: "eToro";
+                                                /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                                metadata: string;
+                                                /** Format: int32 */
+                                                assetTypeId: number;
+                                                /** Format: int32 */
+                                                assetTypeSubCategoryId: number;
+                                            };
+                                            /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                            gain: number;
+                                            /** @description The open's or the close's rate */
+                                            rate: number;
+                                            direction: "Long" | "Short";
+                                        };
                                     };
                                 };
                             };
@@ -25838,6 +26777,57 @@ export interface operations {
                                     isUserVoted: boolean;
                                     votesCount: number;
                                 }[];
+                            };
+                            trade?: {
+                                /** @description Trade lifecycle stage */
+                                type: "Open" | "Close";
+                                /** @description The demo position's id */
+                                positionId: number;
+                                /** @description Market: an instrument reference */
+                                market: {
+                                    /** @description The instrument id, as a string */
+                                    id: string;
+                                    symbolName: string;
+                                    displayName: string;
+                                    /** Format: date-time */
+                                    updated: string;
+                                    /**
+                                     * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                     * @enum {unknown}
+                                     */
+                                    assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                    /** @description The instrument id */
+                                    internalId: number;
+                                    avatar: {
+                                        /** @description 35x35 image URL */
+                                        small: string;
+                                        /** @description 50x50 image URL */
+                                        medium: string;
+                                        /** @description 150x150 image URL */
+                                        large: string;
+                                        svg: {
+                                            url: string;
+                                            backgroundColor: string;
+                                            textColor: string;
+                                        };
+                                    };
+                                    /**
+                                     * @description Upstream's enum is eToro, Delta, Gatsby
+                                     * @enum {string}
+                                     */
+                                    application: "eToro";
+                                    /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                    metadata: string;
+                                    /** Format: int32 */
+                                    assetTypeId: number;
+                                    /** Format: int32 */
+                                    assetTypeSubCategoryId: number;
+                                };
+                                /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                gain: number;
+                                /** @description The open's or the close's rate */
+                                rate: number;
+                                direction: "Long" | "Short";
                             };
                         };
                     };
@@ -27031,6 +28021,57 @@ export interface operations {
                                                         votesCount: number;
                                                     }[];
                                                 };
+                                                trade?: {
+                                                    /** @description Trade lifecycle stage */
+                                                    type: "Open" | "Close";
+                                                    /** @description The demo position's id */
+                                                    positionId: number;
+                                                    /** @description Market: an instrument reference */
+                                                    market: {
+                                                        /** @description The instrument id, as a string */
+                                                        id: string;
+                                                        symbolName: string;
+                                                        displayName: string;
+                                                        /** Format: date-time */
+                                                        updated: string;
+                                                        /**
+                                                         * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                                         * @enum {unknown}
+                                                         */
+                                                        assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                                        /** @description The instrument id */
+                                                        internalId: number;
+                                                        avatar: {
+                                                            /** @description 35x35 image URL */
+                                                            small: string;
+                                                            /** @description 50x50 image URL */
+                                                            medium: string;
+                                                            /** @description 150x150 image URL */
+                                                            large: string;
+                                                            svg: {
+                                                                url: string;
+                                                                backgroundColor: string;
+                                                                textColor: string;
+                                                            };
+                                                        };
+                                                        /**
+                                                         * @description Upstream's enum is eToro, Delta, Gatsby
+                                                         * @enum {string}
+                                                         */
+                                                        application: "eToro";
+                                                        /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                                        metadata: string;
+                                                        /** Format: int32 */
+                                                        assetTypeId: number;
+                                                        /** Format: int32 */
+                                                        assetTypeSubCategoryId: number;
+                                                    };
+                                                    /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                                    gain: number;
+                                                    /** @description The open's or the close's rate */
+                                                    rate: number;
+                                                    direction: "Long" | "Short";
+                                                };
                                             };
                                         };
                                         /** @description Post */
@@ -27192,6 +28233,57 @@ export interface operations {
                                                         votesCount: number;
                                                     }[];
                                                 };
+                                                trade?: {
+                                                    /** @description Trade lifecycle stage */
+                                                    type: "Open" | "Close";
+                                                    /** @description The demo position's id */
+                                                    positionId: number;
+                                                    /** @description Market: an instrument reference */
+                                                    market: {
+                                                        /** @description The instrument id, as a string */
+                                                        id: string;
+                                                        symbolName: string;
+                                                        displayName: string;
+                                                        /** Format: date-time */
+                                                        updated: string;
+                                                        /**
+                                                         * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                                         * @enum {unknown}
+                                                         */
+                                                        assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                                        /** @description The instrument id */
+                                                        internalId: number;
+                                                        avatar: {
+                                                            /** @description 35x35 image URL */
+                                                            small: string;
+                                                            /** @description 50x50 image URL */
+                                                            medium: string;
+                                                            /** @description 150x150 image URL */
+                                                            large: string;
+                                                            svg: {
+                                                                url: string;
+                                                                backgroundColor: string;
+                                                                textColor: string;
+                                                            };
+                                                        };
+                                                        /**
+                                                         * @description Upstream's enum is eToro, Delta, Gatsby
+                                                         * @enum {string}
+                                                         */
+                                                        application: "eToro";
+                                                        /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                                        metadata: string;
+                                                        /** Format: int32 */
+                                                        assetTypeId: number;
+                                                        /** Format: int32 */
+                                                        assetTypeSubCategoryId: number;
+                                                    };
+                                                    /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                                    gain: number;
+                                                    /** @description The open's or the close's rate */
+                                                    rate: number;
+                                                    direction: "Long" | "Short";
+                                                };
                                             };
                                         };
                                     };
@@ -27207,6 +28299,57 @@ export interface operations {
                                             isUserVoted: boolean;
                                             votesCount: number;
                                         }[];
+                                    };
+                                    trade?: {
+                                        /** @description Trade lifecycle stage */
+                                        type: "Open" | "Close";
+                                        /** @description The demo position's id */
+                                        positionId: number;
+                                        /** @description Market: an instrument reference */
+                                        market: {
+                                            /** @description The instrument id, as a string */
+                                            id: string;
+                                            symbolName: string;
+                                            displayName: string;
+                                            /** Format: date-time */
+                                            updated: string;
+                                            /**
+                                             * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                             * @enum {unknown}
+                                             */
+                                            assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                            /** @description The instrument id */
+                                            internalId: number;
+                                            avatar: {
+                                                /** @description 35x35 image URL */
+                                                small: string;
+                                                /** @description 50x50 image URL */
+                                                medium: string;
+                                                /** @description 150x150 image URL */
+                                                large: string;
+                                                svg: {
+                                                    url: string;
+                                                    backgroundColor: string;
+                                                    textColor: string;
+                                                };
+                                            };
+                                            /**
+                                             * @description Upstream's enum is eToro, Delta, Gatsby
+                                             * @enum {string}
+                                             */
+                                            application: "eToro";
+                                            /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                            metadata: string;
+                                            /** Format: int32 */
+                                            assetTypeId: number;
+                                            /** Format: int32 */
+                                            assetTypeSubCategoryId: number;
+                                        };
+                                        /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                        gain: number;
+                                        /** @description The open's or the close's rate */
+                                        rate: number;
+                                        direction: "Long" | "Short";
                                     };
                                 };
                             };
@@ -28096,6 +29239,57 @@ export interface operations {
                                                         votesCount: number;
                                                     }[];
                                                 };
+                                                trade?: {
+                                                    /** @description Trade lifecycle stage */
+                                                    type: "Open" | "Close";
+                                                    /** @description The demo position's id */
+                                                    positionId: number;
+                                                    /** @description Market: an instrument reference */
+                                                    market: {
+                                                        /** @description The instrument id, as a string */
+                                                        id: string;
+                                                        symbolName: string;
+                                                        displayName: string;
+                                                        /** Format: date-time */
+                                                        updated: string;
+                                                        /**
+                                                         * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                                         * @enum {unknown}
+                                                         */
+                                                        assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                                        /** @description The instrument id */
+                                                        internalId: number;
+                                                        avatar: {
+                                                            /** @description 35x35 image URL */
+                                                            small: string;
+                                                            /** @description 50x50 image URL */
+                                                            medium: string;
+                                                            /** @description 150x150 image URL */
+                                                            large: string;
+                                                            svg: {
+                                                                url: string;
+                                                                backgroundColor: string;
+                                                                textColor: string;
+                                                            };
+                                                        };
+                                                        /**
+                                                         * @description Upstream's enum is eToro, Delta, Gatsby
+                                                         * @enum {string}
+                                                         */
+                                                        application: "eToro";
+                                                        /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                                        metadata: string;
+                                                        /** Format: int32 */
+                                                        assetTypeId: number;
+                                                        /** Format: int32 */
+                                                        assetTypeSubCategoryId: number;
+                                                    };
+                                                    /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                                    gain: number;
+                                                    /** @description The open's or the close's rate */
+                                                    rate: number;
+                                                    direction: "Long" | "Short";
+                                                };
                                             };
                                         };
                                         /** @description Post (alternate attachment form) */
@@ -28250,6 +29444,57 @@ export interface operations {
                                                         votesCount: number;
                                                     }[];
                                                 };
+                                                trade?: {
+                                                    /** @description Trade lifecycle stage */
+                                                    type: "Open" | "Close";
+                                                    /** @description The demo position's id */
+                                                    positionId: number;
+                                                    /** @description Market: an instrument reference */
+                                                    market: {
+                                                        /** @description The instrument id, as a string */
+                                                        id: string;
+                                                        symbolName: string;
+                                                        displayName: string;
+                                                        /** Format: date-time */
+                                                        updated: string;
+                                                        /**
+                                                         * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                                         * @enum {unknown}
+                                                         */
+                                                        assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                                        /** @description The instrument id */
+                                                        internalId: number;
+                                                        avatar: {
+                                                            /** @description 35x35 image URL */
+                                                            small: string;
+                                                            /** @description 50x50 image URL */
+                                                            medium: string;
+                                                            /** @description 150x150 image URL */
+                                                            large: string;
+                                                            svg: {
+                                                                url: string;
+                                                                backgroundColor: string;
+                                                                textColor: string;
+                                                            };
+                                                        };
+                                                        /**
+                                                         * @description Upstream's enum is eToro, Delta, Gatsby
+                                                         * @enum {string}
+                                                         */
+                                                        application: "eToro";
+                                                        /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                                        metadata: string;
+                                                        /** Format: int32 */
+                                                        assetTypeId: number;
+                                                        /** Format: int32 */
+                                                        assetTypeSubCategoryId: number;
+                                                    };
+                                                    /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                                    gain: number;
+                                                    /** @description The open's or the close's rate */
+                                                    rate: number;
+                                                    direction: "Long" | "Short";
+                                                };
                                             };
                                         };
                                     };
@@ -28265,6 +29510,57 @@ export interface operations {
                                             isUserVoted: boolean;
                                             votesCount: number;
                                         }[];
+                                    };
+                                    trade?: {
+                                        /** @description Trade lifecycle stage */
+                                        type: "Open" | "Close";
+                                        /** @description The demo position's id */
+                                        positionId: number;
+                                        /** @description Market: an instrument reference */
+                                        market: {
+                                            /** @description The instrument id, as a string */
+                                            id: string;
+                                            symbolName: string;
+                                            displayName: string;
+                                            /** Format: date-time */
+                                            updated: string;
+                                            /**
+                                             * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                             * @enum {unknown}
+                                             */
+                                            assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                            /** @description The instrument id */
+                                            internalId: number;
+                                            avatar: {
+                                                /** @description 35x35 image URL */
+                                                small: string;
+                                                /** @description 50x50 image URL */
+                                                medium: string;
+                                                /** @description 150x150 image URL */
+                                                large: string;
+                                                svg: {
+                                                    url: string;
+                                                    backgroundColor: string;
+                                                    textColor: string;
+                                                };
+                                            };
+                                            /**
+                                             * @description Upstream's enum is eToro, Delta, Gatsby
+                                             * @enum {string}
+                                             */
+                                            application: "eToro";
+                                            /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                            metadata: string;
+                                            /** Format: int32 */
+                                            assetTypeId: number;
+                                            /** Format: int32 */
+                                            assetTypeSubCategoryId: number;
+                                        };
+                                        /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                        gain: number;
+                                        /** @description The open's or the close's rate */
+                                        rate: number;
+                                        direction: "Long" | "Short";
                                     };
                                 };
                             };
@@ -29166,6 +30462,57 @@ export interface operations {
                                                         votesCount: number;
                                                     }[];
                                                 };
+                                                trade?: {
+                                                    /** @description Trade lifecycle stage */
+                                                    type: "Open" | "Close";
+                                                    /** @description The demo position's id */
+                                                    positionId: number;
+                                                    /** @description Market: an instrument reference */
+                                                    market: {
+                                                        /** @description The instrument id, as a string */
+                                                        id: string;
+                                                        symbolName: string;
+                                                        displayName: string;
+                                                        /** Format: date-time */
+                                                        updated: string;
+                                                        /**
+                                                         * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                                         * @enum {unknown}
+                                                         */
+                                                        assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                                        /** @description The instrument id */
+                                                        internalId: number;
+                                                        avatar: {
+                                                            /** @description 35x35 image URL */
+                                                            small: string;
+                                                            /** @description 50x50 image URL */
+                                                            medium: string;
+                                                            /** @description 150x150 image URL */
+                                                            large: string;
+                                                            svg: {
+                                                                url: string;
+                                                                backgroundColor: string;
+                                                                textColor: string;
+                                                            };
+                                                        };
+                                                        /**
+                                                         * @description Upstream's enum is eToro, Delta, Gatsby
+                                                         * @enum {string}
+                                                         */
+                                                        application: "eToro";
+                                                        /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                                        metadata: string;
+                                                        /** Format: int32 */
+                                                        assetTypeId: number;
+                                                        /** Format: int32 */
+                                                        assetTypeSubCategoryId: number;
+                                                    };
+                                                    /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                                    gain: number;
+                                                    /** @description The open's or the close's rate */
+                                                    rate: number;
+                                                    direction: "Long" | "Short";
+                                                };
                                             };
                                         };
                                         /** @description Post */
@@ -29327,6 +30674,57 @@ export interface operations {
                                                         votesCount: number;
                                                     }[];
                                                 };
+                                                trade?: {
+                                                    /** @description Trade lifecycle stage */
+                                                    type: "Open" | "Close";
+                                                    /** @description The demo position's id */
+                                                    positionId: number;
+                                                    /** @description Market: an instrument reference */
+                                                    market: {
+                                                        /** @description The instrument id, as a string */
+                                                        id: string;
+                                                        symbolName: string;
+                                                        displayName: string;
+                                                        /** Format: date-time */
+                                                        updated: string;
+                                                        /**
+                                                         * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                                         * @enum {unknown}
+                                                         */
+                                                        assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                                        /** @description The instrument id */
+                                                        internalId: number;
+                                                        avatar: {
+                                                            /** @description 35x35 image URL */
+                                                            small: string;
+                                                            /** @description 50x50 image URL */
+                                                            medium: string;
+                                                            /** @description 150x150 image URL */
+                                                            large: string;
+                                                            svg: {
+                                                                url: string;
+                                                                backgroundColor: string;
+                                                                textColor: string;
+                                                            };
+                                                        };
+                                                        /**
+                                                         * @description Upstream's enum is eToro, Delta, Gatsby
+                                                         * @enum {string}
+                                                         */
+                                                        application: "eToro";
+                                                        /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                                        metadata: string;
+                                                        /** Format: int32 */
+                                                        assetTypeId: number;
+                                                        /** Format: int32 */
+                                                        assetTypeSubCategoryId: number;
+                                                    };
+                                                    /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                                    gain: number;
+                                                    /** @description The open's or the close's rate */
+                                                    rate: number;
+                                                    direction: "Long" | "Short";
+                                                };
                                             };
                                         };
                                     };
@@ -29342,6 +30740,57 @@ export interface operations {
                                             isUserVoted: boolean;
                                             votesCount: number;
                                         }[];
+                                    };
+                                    trade?: {
+                                        /** @description Trade lifecycle stage */
+                                        type: "Open" | "Close";
+                                        /** @description The demo position's id */
+                                        positionId: number;
+                                        /** @description Market: an instrument reference */
+                                        market: {
+                                            /** @description The instrument id, as a string */
+                                            id: string;
+                                            symbolName: string;
+                                            displayName: string;
+                                            /** Format: date-time */
+                                            updated: string;
+                                            /**
+                                             * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                             * @enum {unknown}
+                                             */
+                                            assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                            /** @description The instrument id */
+                                            internalId: number;
+                                            avatar: {
+                                                /** @description 35x35 image URL */
+                                                small: string;
+                                                /** @description 50x50 image URL */
+                                                medium: string;
+                                                /** @description 150x150 image URL */
+                                                large: string;
+                                                svg: {
+                                                    url: string;
+                                                    backgroundColor: string;
+                                                    textColor: string;
+                                                };
+                                            };
+                                            /**
+                                             * @description Upstream's enum is eToro, Delta, Gatsby
+                                             * @enum {string}
+                                             */
+                                            application: "eToro";
+                                            /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                            metadata: string;
+                                            /** Format: int32 */
+                                            assetTypeId: number;
+                                            /** Format: int32 */
+                                            assetTypeSubCategoryId: number;
+                                        };
+                                        /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                        gain: number;
+                                        /** @description The open's or the close's rate */
+                                        rate: number;
+                                        direction: "Long" | "Short";
                                     };
                                 };
                             };
@@ -30245,6 +31694,57 @@ export interface operations {
                                                         votesCount: number;
                                                     }[];
                                                 };
+                                                trade?: {
+                                                    /** @description Trade lifecycle stage */
+                                                    type: "Open" | "Close";
+                                                    /** @description The demo position's id */
+                                                    positionId: number;
+                                                    /** @description Market: an instrument reference */
+                                                    market: {
+                                                        /** @description The instrument id, as a string */
+                                                        id: string;
+                                                        symbolName: string;
+                                                        displayName: string;
+                                                        /** Format: date-time */
+                                                        updated: string;
+                                                        /**
+                                                         * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                                         * @enum {unknown}
+                                                         */
+                                                        assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                                        /** @description The instrument id */
+                                                        internalId: number;
+                                                        avatar: {
+                                                            /** @description 35x35 image URL */
+                                                            small: string;
+                                                            /** @description 50x50 image URL */
+                                                            medium: string;
+                                                            /** @description 150x150 image URL */
+                                                            large: string;
+                                                            svg: {
+                                                                url: string;
+                                                                backgroundColor: string;
+                                                                textColor: string;
+                                                            };
+                                                        };
+                                                        /**
+                                                         * @description Upstream's enum is eToro, Delta, Gatsby
+                                                         * @enum {string}
+                                                         */
+                                                        application: "eToro";
+                                                        /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                                        metadata: string;
+                                                        /** Format: int32 */
+                                                        assetTypeId: number;
+                                                        /** Format: int32 */
+                                                        assetTypeSubCategoryId: number;
+                                                    };
+                                                    /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                                    gain: number;
+                                                    /** @description The open's or the close's rate */
+                                                    rate: number;
+                                                    direction: "Long" | "Short";
+                                                };
                                             };
                                         };
                                         /** @description Post */
@@ -30406,6 +31906,57 @@ export interface operations {
                                                         votesCount: number;
                                                     }[];
                                                 };
+                                                trade?: {
+                                                    /** @description Trade lifecycle stage */
+                                                    type: "Open" | "Close";
+                                                    /** @description The demo position's id */
+                                                    positionId: number;
+                                                    /** @description Market: an instrument reference */
+                                                    market: {
+                                                        /** @description The instrument id, as a string */
+                                                        id: string;
+                                                        symbolName: string;
+                                                        displayName: string;
+                                                        /** Format: date-time */
+                                                        updated: string;
+                                                        /**
+                                                         * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                                         * @enum {unknown}
+                                                         */
+                                                        assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                                        /** @description The instrument id */
+                                                        internalId: number;
+                                                        avatar: {
+                                                            /** @description 35x35 image URL */
+                                                            small: string;
+                                                            /** @description 50x50 image URL */
+                                                            medium: string;
+                                                            /** @description 150x150 image URL */
+                                                            large: string;
+                                                            svg: {
+                                                                url: string;
+                                                                backgroundColor: string;
+                                                                textColor: string;
+                                                            };
+                                                        };
+                                                        /**
+                                                         * @description Upstream's enum is eToro, Delta, Gatsby
+                                                         * @enum {string}
+                                                         */
+                                                        application: "eToro";
+                                                        /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                                        metadata: string;
+                                                        /** Format: int32 */
+                                                        assetTypeId: number;
+                                                        /** Format: int32 */
+                                                        assetTypeSubCategoryId: number;
+                                                    };
+                                                    /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                                    gain: number;
+                                                    /** @description The open's or the close's rate */
+                                                    rate: number;
+                                                    direction: "Long" | "Short";
+                                                };
                                             };
                                         };
                                     };
@@ -30421,6 +31972,57 @@ export interface operations {
                                             isUserVoted: boolean;
                                             votesCount: number;
                                         }[];
+                                    };
+                                    trade?: {
+                                        /** @description Trade lifecycle stage */
+                                        type: "Open" | "Close";
+                                        /** @description The demo position's id */
+                                        positionId: number;
+                                        /** @description Market: an instrument reference */
+                                        market: {
+                                            /** @description The instrument id, as a string */
+                                            id: string;
+                                            symbolName: string;
+                                            displayName: string;
+                                            /** Format: date-time */
+                                            updated: string;
+                                            /**
+                                             * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                             * @enum {unknown}
+                                             */
+                                            assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                            /** @description The instrument id */
+                                            internalId: number;
+                                            avatar: {
+                                                /** @description 35x35 image URL */
+                                                small: string;
+                                                /** @description 50x50 image URL */
+                                                medium: string;
+                                                /** @description 150x150 image URL */
+                                                large: string;
+                                                svg: {
+                                                    url: string;
+                                                    backgroundColor: string;
+                                                    textColor: string;
+                                                };
+                                            };
+                                            /**
+                                             * @description Upstream's enum is eToro, Delta, Gatsby
+                                             * @enum {string}
+                                             */
+                                            application: "eToro";
+                                            /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                            metadata: string;
+                                            /** Format: int32 */
+                                            assetTypeId: number;
+                                            /** Format: int32 */
+                                            assetTypeSubCategoryId: number;
+                                        };
+                                        /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                        gain: number;
+                                        /** @description The open's or the close's rate */
+                                        rate: number;
+                                        direction: "Long" | "Short";
                                     };
                                 };
                             };
@@ -31322,6 +32924,57 @@ export interface operations {
                                                         votesCount: number;
                                                     }[];
                                                 };
+                                                trade?: {
+                                                    /** @description Trade lifecycle stage */
+                                                    type: "Open" | "Close";
+                                                    /** @description The demo position's id */
+                                                    positionId: number;
+                                                    /** @description Market: an instrument reference */
+                                                    market: {
+                                                        /** @description The instrument id, as a string */
+                                                        id: string;
+                                                        symbolName: string;
+                                                        displayName: string;
+                                                        /** Format: date-time */
+                                                        updated: string;
+                                                        /**
+                                                         * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                                         * @enum {unknown}
+                                                         */
+                                                        assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                                        /** @description The instrument id */
+                                                        internalId: number;
+                                                        avatar: {
+                                                            /** @description 35x35 image URL */
+                                                            small: string;
+                                                            /** @description 50x50 image URL */
+                                                            medium: string;
+                                                            /** @description 150x150 image URL */
+                                                            large: string;
+                                                            svg: {
+                                                                url: string;
+                                                                backgroundColor: string;
+                                                                textColor: string;
+                                                            };
+                                                        };
+                                                        /**
+                                                         * @description Upstream's enum is eToro, Delta, Gatsby
+                                                         * @enum {string}
+                                                         */
+                                                        application: "eToro";
+                                                        /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                                        metadata: string;
+                                                        /** Format: int32 */
+                                                        assetTypeId: number;
+                                                        /** Format: int32 */
+                                                        assetTypeSubCategoryId: number;
+                                                    };
+                                                    /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                                    gain: number;
+                                                    /** @description The open's or the close's rate */
+                                                    rate: number;
+                                                    direction: "Long" | "Short";
+                                                };
                                             };
                                         };
                                         /** @description Post */
@@ -31483,6 +33136,57 @@ export interface operations {
                                                         votesCount: number;
                                                     }[];
                                                 };
+                                                trade?: {
+                                                    /** @description Trade lifecycle stage */
+                                                    type: "Open" | "Close";
+                                                    /** @description The demo position's id */
+                                                    positionId: number;
+                                                    /** @description Market: an instrument reference */
+                                                    market: {
+                                                        /** @description The instrument id, as a string */
+                                                        id: string;
+                                                        symbolName: string;
+                                                        displayName: string;
+                                                        /** Format: date-time */
+                                                        updated: string;
+                                                        /**
+                                                         * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                                         * @enum {unknown}
+                                                         */
+                                                        assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                                        /** @description The instrument id */
+                                                        internalId: number;
+                                                        avatar: {
+                                                            /** @description 35x35 image URL */
+                                                            small: string;
+                                                            /** @description 50x50 image URL */
+                                                            medium: string;
+                                                            /** @description 150x150 image URL */
+                                                            large: string;
+                                                            svg: {
+                                                                url: string;
+                                                                backgroundColor: string;
+                                                                textColor: string;
+                                                            };
+                                                        };
+                                                        /**
+                                                         * @description Upstream's enum is eToro, Delta, Gatsby
+                                                         * @enum {string}
+                                                         */
+                                                        application: "eToro";
+                                                        /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                                        metadata: string;
+                                                        /** Format: int32 */
+                                                        assetTypeId: number;
+                                                        /** Format: int32 */
+                                                        assetTypeSubCategoryId: number;
+                                                    };
+                                                    /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                                    gain: number;
+                                                    /** @description The open's or the close's rate */
+                                                    rate: number;
+                                                    direction: "Long" | "Short";
+                                                };
                                             };
                                         };
                                     };
@@ -31498,6 +33202,57 @@ export interface operations {
                                             isUserVoted: boolean;
                                             votesCount: number;
                                         }[];
+                                    };
+                                    trade?: {
+                                        /** @description Trade lifecycle stage */
+                                        type: "Open" | "Close";
+                                        /** @description The demo position's id */
+                                        positionId: number;
+                                        /** @description Market: an instrument reference */
+                                        market: {
+                                            /** @description The instrument id, as a string */
+                                            id: string;
+                                            symbolName: string;
+                                            displayName: string;
+                                            /** Format: date-time */
+                                            updated: string;
+                                            /**
+                                             * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                             * @enum {unknown}
+                                             */
+                                            assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                            /** @description The instrument id */
+                                            internalId: number;
+                                            avatar: {
+                                                /** @description 35x35 image URL */
+                                                small: string;
+                                                /** @description 50x50 image URL */
+                                                medium: string;
+                                                /** @description 150x150 image URL */
+                                                large: string;
+                                                svg: {
+                                                    url: string;
+                                                    backgroundColor: string;
+                                                    textColor: string;
+                                                };
+                                            };
+                                            /**
+                                             * @description Upstream's enum is eToro, Delta, Gatsby
+                                             * @enum {string}
+                                             */
+                                            application: "eToro";
+                                            /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                            metadata: string;
+                                            /** Format: int32 */
+                                            assetTypeId: number;
+                                            /** Format: int32 */
+                                            assetTypeSubCategoryId: number;
+                                        };
+                                        /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                        gain: number;
+                                        /** @description The open's or the close's rate */
+                                        rate: number;
+                                        direction: "Long" | "Short";
                                     };
                                 };
                             };
@@ -32396,6 +34151,57 @@ export interface operations {
                                                         votesCount: number;
                                                     }[];
                                                 };
+                                                trade?: {
+                                                    /** @description Trade lifecycle stage */
+                                                    type: "Open" | "Close";
+                                                    /** @description The demo position's id */
+                                                    positionId: number;
+                                                    /** @description Market: an instrument reference */
+                                                    market: {
+                                                        /** @description The instrument id, as a string */
+                                                        id: string;
+                                                        symbolName: string;
+                                                        displayName: string;
+                                                        /** Format: date-time */
+                                                        updated: string;
+                                                        /**
+                                                         * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                                         * @enum {unknown}
+                                                         */
+                                                        assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                                        /** @description The instrument id */
+                                                        internalId: number;
+                                                        avatar: {
+                                                            /** @description 35x35 image URL */
+                                                            small: string;
+                                                            /** @description 50x50 image URL */
+                                                            medium: string;
+                                                            /** @description 150x150 image URL */
+                                                            large: string;
+                                                            svg: {
+                                                                url: string;
+                                                                backgroundColor: string;
+                                                                textColor: string;
+                                                            };
+                                                        };
+                                                        /**
+                                                         * @description Upstream's enum is eToro, Delta, Gatsby
+                                                         * @enum {string}
+                                                         */
+                                                        application: "eToro";
+                                                        /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                                        metadata: string;
+                                                        /** Format: int32 */
+                                                        assetTypeId: number;
+                                                        /** Format: int32 */
+                                                        assetTypeSubCategoryId: number;
+                                                    };
+                                                    /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                                    gain: number;
+                                                    /** @description The open's or the close's rate */
+                                                    rate: number;
+                                                    direction: "Long" | "Short";
+                                                };
                                             };
                                         };
                                         /** @description Post */
@@ -32557,6 +34363,57 @@ export interface operations {
                                                         votesCount: number;
                                                     }[];
                                                 };
+                                                trade?: {
+                                                    /** @description Trade lifecycle stage */
+                                                    type: "Open" | "Close";
+                                                    /** @description The demo position's id */
+                                                    positionId: number;
+                                                    /** @description Market: an instrument reference */
+                                                    market: {
+                                                        /** @description The instrument id, as a string */
+                                                        id: string;
+                                                        symbolName: string;
+                                                        displayName: string;
+                                                        /** Format: date-time */
+                                                        updated: string;
+                                                        /**
+                                                         * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                                         * @enum {unknown}
+                                                         */
+                                                        assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                                        /** @description The instrument id */
+                                                        internalId: number;
+                                                        avatar: {
+                                                            /** @description 35x35 image URL */
+                                                            small: string;
+                                                            /** @description 50x50 image URL */
+                                                            medium: string;
+                                                            /** @description 150x150 image URL */
+                                                            large: string;
+                                                            svg: {
+                                                                url: string;
+                                                                backgroundColor: string;
+                                                                textColor: string;
+                                                            };
+                                                        };
+                                                        /**
+                                                         * @description Upstream's enum is eToro, Delta, Gatsby
+                                                         * @enum {string}
+                                                         */
+                                                        application: "eToro";
+                                                        /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                                        metadata: string;
+                                                        /** Format: int32 */
+                                                        assetTypeId: number;
+                                                        /** Format: int32 */
+                                                        assetTypeSubCategoryId: number;
+                                                    };
+                                                    /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                                    gain: number;
+                                                    /** @description The open's or the close's rate */
+                                                    rate: number;
+                                                    direction: "Long" | "Short";
+                                                };
                                             };
                                         };
                                     };
@@ -32572,6 +34429,57 @@ export interface operations {
                                             isUserVoted: boolean;
                                             votesCount: number;
                                         }[];
+                                    };
+                                    trade?: {
+                                        /** @description Trade lifecycle stage */
+                                        type: "Open" | "Close";
+                                        /** @description The demo position's id */
+                                        positionId: number;
+                                        /** @description Market: an instrument reference */
+                                        market: {
+                                            /** @description The instrument id, as a string */
+                                            id: string;
+                                            symbolName: string;
+                                            displayName: string;
+                                            /** Format: date-time */
+                                            updated: string;
+                                            /**
+                                             * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                             * @enum {unknown}
+                                             */
+                                            assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                            /** @description The instrument id */
+                                            internalId: number;
+                                            avatar: {
+                                                /** @description 35x35 image URL */
+                                                small: string;
+                                                /** @description 50x50 image URL */
+                                                medium: string;
+                                                /** @description 150x150 image URL */
+                                                large: string;
+                                                svg: {
+                                                    url: string;
+                                                    backgroundColor: string;
+                                                    textColor: string;
+                                                };
+                                            };
+                                            /**
+                                             * @description Upstream's enum is eToro, Delta, Gatsby
+                                             * @enum {string}
+                                             */
+                                            application: "eToro";
+                                            /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                            metadata: string;
+                                            /** Format: int32 */
+                                            assetTypeId: number;
+                                            /** Format: int32 */
+                                            assetTypeSubCategoryId: number;
+                                        };
+                                        /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                        gain: number;
+                                        /** @description The open's or the close's rate */
+                                        rate: number;
+                                        direction: "Long" | "Short";
                                     };
                                 };
                             };
@@ -33470,6 +35378,57 @@ export interface operations {
                                                         votesCount: number;
                                                     }[];
                                                 };
+                                                trade?: {
+                                                    /** @description Trade lifecycle stage */
+                                                    type: "Open" | "Close";
+                                                    /** @description The demo position's id */
+                                                    positionId: number;
+                                                    /** @description Market: an instrument reference */
+                                                    market: {
+                                                        /** @description The instrument id, as a string */
+                                                        id: string;
+                                                        symbolName: string;
+                                                        displayName: string;
+                                                        /** Format: date-time */
+                                                        updated: string;
+                                                        /**
+                                                         * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                                         * @enum {unknown}
+                                                         */
+                                                        assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                                        /** @description The instrument id */
+                                                        internalId: number;
+                                                        avatar: {
+                                                            /** @description 35x35 image URL */
+                                                            small: string;
+                                                            /** @description 50x50 image URL */
+                                                            medium: string;
+                                                            /** @description 150x150 image URL */
+                                                            large: string;
+                                                            svg: {
+                                                                url: string;
+                                                                backgroundColor: string;
+                                                                textColor: string;
+                                                            };
+                                                        };
+                                                        /**
+                                                         * @description Upstream's enum is eToro, Delta, Gatsby
+                                                         * @enum {string}
+                                                         */
+                                                        application: "eToro";
+                                                        /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                                        metadata: string;
+                                                        /** Format: int32 */
+                                                        assetTypeId: number;
+                                                        /** Format: int32 */
+                                                        assetTypeSubCategoryId: number;
+                                                    };
+                                                    /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                                    gain: number;
+                                                    /** @description The open's or the close's rate */
+                                                    rate: number;
+                                                    direction: "Long" | "Short";
+                                                };
                                             };
                                         };
                                         /** @description Post */
@@ -33631,6 +35590,57 @@ export interface operations {
                                                         votesCount: number;
                                                     }[];
                                                 };
+                                                trade?: {
+                                                    /** @description Trade lifecycle stage */
+                                                    type: "Open" | "Close";
+                                                    /** @description The demo position's id */
+                                                    positionId: number;
+                                                    /** @description Market: an instrument reference */
+                                                    market: {
+                                                        /** @description The instrument id, as a string */
+                                                        id: string;
+                                                        symbolName: string;
+                                                        displayName: string;
+                                                        /** Format: date-time */
+                                                        updated: string;
+                                                        /**
+                                                         * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                                         * @enum {unknown}
+                                                         */
+                                                        assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                                        /** @description The instrument id */
+                                                        internalId: number;
+                                                        avatar: {
+                                                            /** @description 35x35 image URL */
+                                                            small: string;
+                                                            /** @description 50x50 image URL */
+                                                            medium: string;
+                                                            /** @description 150x150 image URL */
+                                                            large: string;
+                                                            svg: {
+                                                                url: string;
+                                                                backgroundColor: string;
+                                                                textColor: string;
+                                                            };
+                                                        };
+                                                        /**
+                                                         * @description Upstream's enum is eToro, Delta, Gatsby
+                                                         * @enum {string}
+                                                         */
+                                                        application: "eToro";
+                                                        /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                                        metadata: string;
+                                                        /** Format: int32 */
+                                                        assetTypeId: number;
+                                                        /** Format: int32 */
+                                                        assetTypeSubCategoryId: number;
+                                                    };
+                                                    /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                                    gain: number;
+                                                    /** @description The open's or the close's rate */
+                                                    rate: number;
+                                                    direction: "Long" | "Short";
+                                                };
                                             };
                                         };
                                     };
@@ -33646,6 +35656,57 @@ export interface operations {
                                             isUserVoted: boolean;
                                             votesCount: number;
                                         }[];
+                                    };
+                                    trade?: {
+                                        /** @description Trade lifecycle stage */
+                                        type: "Open" | "Close";
+                                        /** @description The demo position's id */
+                                        positionId: number;
+                                        /** @description Market: an instrument reference */
+                                        market: {
+                                            /** @description The instrument id, as a string */
+                                            id: string;
+                                            symbolName: string;
+                                            displayName: string;
+                                            /** Format: date-time */
+                                            updated: string;
+                                            /**
+                                             * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                             * @enum {unknown}
+                                             */
+                                            assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                            /** @description The instrument id */
+                                            internalId: number;
+                                            avatar: {
+                                                /** @description 35x35 image URL */
+                                                small: string;
+                                                /** @description 50x50 image URL */
+                                                medium: string;
+                                                /** @description 150x150 image URL */
+                                                large: string;
+                                                svg: {
+                                                    url: string;
+                                                    backgroundColor: string;
+                                                    textColor: string;
+                                                };
+                                            };
+                                            /**
+                                             * @description Upstream's enum is eToro, Delta, Gatsby
+                                             * @enum {string}
+                                             */
+                                            application: "eToro";
+                                            /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                            metadata: string;
+                                            /** Format: int32 */
+                                            assetTypeId: number;
+                                            /** Format: int32 */
+                                            assetTypeSubCategoryId: number;
+                                        };
+                                        /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                        gain: number;
+                                        /** @description The open's or the close's rate */
+                                        rate: number;
+                                        direction: "Long" | "Short";
                                     };
                                 };
                             };
@@ -34544,6 +36605,57 @@ export interface operations {
                                                         votesCount: number;
                                                     }[];
                                                 };
+                                                trade?: {
+                                                    /** @description Trade lifecycle stage */
+                                                    type: "Open" | "Close";
+                                                    /** @description The demo position's id */
+                                                    positionId: number;
+                                                    /** @description Market: an instrument reference */
+                                                    market: {
+                                                        /** @description The instrument id, as a string */
+                                                        id: string;
+                                                        symbolName: string;
+                                                        displayName: string;
+                                                        /** Format: date-time */
+                                                        updated: string;
+                                                        /**
+                                                         * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                                         * @enum {unknown}
+                                                         */
+                                                        assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                                        /** @description The instrument id */
+                                                        internalId: number;
+                                                        avatar: {
+                                                            /** @description 35x35 image URL */
+                                                            small: string;
+                                                            /** @description 50x50 image URL */
+                                                            medium: string;
+                                                            /** @description 150x150 image URL */
+                                                            large: string;
+                                                            svg: {
+                                                                url: string;
+                                                                backgroundColor: string;
+                                                                textColor: string;
+                                                            };
+                                                        };
+                                                        /**
+                                                         * @description Upstream's enum is eToro, Delta, Gatsby
+                                                         * @enum {string}
+                                                         */
+                                                        application: "eToro";
+                                                        /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                                        metadata: string;
+                                                        /** Format: int32 */
+                                                        assetTypeId: number;
+                                                        /** Format: int32 */
+                                                        assetTypeSubCategoryId: number;
+                                                    };
+                                                    /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                                    gain: number;
+                                                    /** @description The open's or the close's rate */
+                                                    rate: number;
+                                                    direction: "Long" | "Short";
+                                                };
                                             };
                                         };
                                         /** @description Post */
@@ -34705,6 +36817,57 @@ export interface operations {
                                                         votesCount: number;
                                                     }[];
                                                 };
+                                                trade?: {
+                                                    /** @description Trade lifecycle stage */
+                                                    type: "Open" | "Close";
+                                                    /** @description The demo position's id */
+                                                    positionId: number;
+                                                    /** @description Market: an instrument reference */
+                                                    market: {
+                                                        /** @description The instrument id, as a string */
+                                                        id: string;
+                                                        symbolName: string;
+                                                        displayName: string;
+                                                        /** Format: date-time */
+                                                        updated: string;
+                                                        /**
+                                                         * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                                         * @enum {unknown}
+                                                         */
+                                                        assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                                        /** @description The instrument id */
+                                                        internalId: number;
+                                                        avatar: {
+                                                            /** @description 35x35 image URL */
+                                                            small: string;
+                                                            /** @description 50x50 image URL */
+                                                            medium: string;
+                                                            /** @description 150x150 image URL */
+                                                            large: string;
+                                                            svg: {
+                                                                url: string;
+                                                                backgroundColor: string;
+                                                                textColor: string;
+                                                            };
+                                                        };
+                                                        /**
+                                                         * @description Upstream's enum is eToro, Delta, Gatsby
+                                                         * @enum {string}
+                                                         */
+                                                        application: "eToro";
+                                                        /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                                        metadata: string;
+                                                        /** Format: int32 */
+                                                        assetTypeId: number;
+                                                        /** Format: int32 */
+                                                        assetTypeSubCategoryId: number;
+                                                    };
+                                                    /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                                    gain: number;
+                                                    /** @description The open's or the close's rate */
+                                                    rate: number;
+                                                    direction: "Long" | "Short";
+                                                };
                                             };
                                         };
                                     };
@@ -34720,6 +36883,57 @@ export interface operations {
                                             isUserVoted: boolean;
                                             votesCount: number;
                                         }[];
+                                    };
+                                    trade?: {
+                                        /** @description Trade lifecycle stage */
+                                        type: "Open" | "Close";
+                                        /** @description The demo position's id */
+                                        positionId: number;
+                                        /** @description Market: an instrument reference */
+                                        market: {
+                                            /** @description The instrument id, as a string */
+                                            id: string;
+                                            symbolName: string;
+                                            displayName: string;
+                                            /** Format: date-time */
+                                            updated: string;
+                                            /**
+                                             * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                             * @enum {unknown}
+                                             */
+                                            assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                            /** @description The instrument id */
+                                            internalId: number;
+                                            avatar: {
+                                                /** @description 35x35 image URL */
+                                                small: string;
+                                                /** @description 50x50 image URL */
+                                                medium: string;
+                                                /** @description 150x150 image URL */
+                                                large: string;
+                                                svg: {
+                                                    url: string;
+                                                    backgroundColor: string;
+                                                    textColor: string;
+                                                };
+                                            };
+                                            /**
+                                             * @description Upstream's enum is eToro, Delta, Gatsby
+                                             * @enum {string}
+                                             */
+                                            application: "eToro";
+                                            /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                            metadata: string;
+                                            /** Format: int32 */
+                                            assetTypeId: number;
+                                            /** Format: int32 */
+                                            assetTypeSubCategoryId: number;
+                                        };
+                                        /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                        gain: number;
+                                        /** @description The open's or the close's rate */
+                                        rate: number;
+                                        direction: "Long" | "Short";
                                     };
                                 };
                             };
@@ -35618,6 +37832,57 @@ export interface operations {
                                                         votesCount: number;
                                                     }[];
                                                 };
+                                                trade?: {
+                                                    /** @description Trade lifecycle stage */
+                                                    type: "Open" | "Close";
+                                                    /** @description The demo position's id */
+                                                    positionId: number;
+                                                    /** @description Market: an instrument reference */
+                                                    market: {
+                                                        /** @description The instrument id, as a string */
+                                                        id: string;
+                                                        symbolName: string;
+                                                        displayName: string;
+                                                        /** Format: date-time */
+                                                        updated: string;
+                                                        /**
+                                                         * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                                         * @enum {unknown}
+                                                         */
+                                                        assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                                        /** @description The instrument id */
+                                                        internalId: number;
+                                                        avatar: {
+                                                            /** @description 35x35 image URL */
+                                                            small: string;
+                                                            /** @description 50x50 image URL */
+                                                            medium: string;
+                                                            /** @description 150x150 image URL */
+                                                            large: string;
+                                                            svg: {
+                                                                url: string;
+                                                                backgroundColor: string;
+                                                                textColor: string;
+                                                            };
+                                                        };
+                                                        /**
+                                                         * @description Upstream's enum is eToro, Delta, Gatsby
+                                                         * @enum {string}
+                                                         */
+                                                        application: "eToro";
+                                                        /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                                        metadata: string;
+                                                        /** Format: int32 */
+                                                        assetTypeId: number;
+                                                        /** Format: int32 */
+                                                        assetTypeSubCategoryId: number;
+                                                    };
+                                                    /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                                    gain: number;
+                                                    /** @description The open's or the close's rate */
+                                                    rate: number;
+                                                    direction: "Long" | "Short";
+                                                };
                                             };
                                         };
                                         /** @description Post */
@@ -35779,6 +38044,57 @@ export interface operations {
                                                         votesCount: number;
                                                     }[];
                                                 };
+                                                trade?: {
+                                                    /** @description Trade lifecycle stage */
+                                                    type: "Open" | "Close";
+                                                    /** @description The demo position's id */
+                                                    positionId: number;
+                                                    /** @description Market: an instrument reference */
+                                                    market: {
+                                                        /** @description The instrument id, as a string */
+                                                        id: string;
+                                                        symbolName: string;
+                                                        displayName: string;
+                                                        /** Format: date-time */
+                                                        updated: string;
+                                                        /**
+                                                         * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                                         * @enum {unknown}
+                                                         */
+                                                        assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                                        /** @description The instrument id */
+                                                        internalId: number;
+                                                        avatar: {
+                                                            /** @description 35x35 image URL */
+                                                            small: string;
+                                                            /** @description 50x50 image URL */
+                                                            medium: string;
+                                                            /** @description 150x150 image URL */
+                                                            large: string;
+                                                            svg: {
+                                                                url: string;
+                                                                backgroundColor: string;
+                                                                textColor: string;
+                                                            };
+                                                        };
+                                                        /**
+                                                         * @description Upstream's enum is eToro, Delta, Gatsby
+                                                         * @enum {string}
+                                                         */
+                                                        application: "eToro";
+                                                        /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                                        metadata: string;
+                                                        /** Format: int32 */
+                                                        assetTypeId: number;
+                                                        /** Format: int32 */
+                                                        assetTypeSubCategoryId: number;
+                                                    };
+                                                    /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                                    gain: number;
+                                                    /** @description The open's or the close's rate */
+                                                    rate: number;
+                                                    direction: "Long" | "Short";
+                                                };
                                             };
                                         };
                                     };
@@ -35794,6 +38110,57 @@ export interface operations {
                                             isUserVoted: boolean;
                                             votesCount: number;
                                         }[];
+                                    };
+                                    trade?: {
+                                        /** @description Trade lifecycle stage */
+                                        type: "Open" | "Close";
+                                        /** @description The demo position's id */
+                                        positionId: number;
+                                        /** @description Market: an instrument reference */
+                                        market: {
+                                            /** @description The instrument id, as a string */
+                                            id: string;
+                                            symbolName: string;
+                                            displayName: string;
+                                            /** Format: date-time */
+                                            updated: string;
+                                            /**
+                                             * @description Asset class (upstream's enum): FOREX, CommodityMetals, CommodityEnergyAgriculture, Index, Stocks, ETF or CryptoCoin here. The instrument type name (Currencies, Commodities, ...) is the search's `instrumentType`.
+                                             * @enum {unknown}
+                                             */
+                                            assetType: "Stocks" | "Bonds" | "ETF" | "Index" | "Warrants" | "Options" | "Futures" | "CFD" | "TRS" | "FOREX" | "CommodityMetals" | "CommodityEnergyAgriculture" | "CryptoCoin" | "NFT";
+                                            /** @description The instrument id */
+                                            internalId: number;
+                                            avatar: {
+                                                /** @description 35x35 image URL */
+                                                small: string;
+                                                /** @description 50x50 image URL */
+                                                medium: string;
+                                                /** @description 150x150 image URL */
+                                                large: string;
+                                                svg: {
+                                                    url: string;
+                                                    backgroundColor: string;
+                                                    textColor: string;
+                                                };
+                                            };
+                                            /**
+                                             * @description Upstream's enum is eToro, Delta, Gatsby
+                                             * @enum {string}
+                                             */
+                                            application: "eToro";
+                                            /** @description Serialized JSON text: instrumentId, symbol, exchangeId, hasExpirationDate */
+                                            metadata: string;
+                                            /** Format: int32 */
+                                            assetTypeId: number;
+                                            /** Format: int32 */
+                                            assetTypeSubCategoryId: number;
+                                        };
+                                        /** @description A close's net P/L in percent of the amount it closed; 0 on an open */
+                                        gain: number;
+                                        /** @description The open's or the close's rate */
+                                        rate: number;
+                                        direction: "Long" | "Short";
                                     };
                                 };
                             };
@@ -45326,6 +47693,587 @@ export interface operations {
             };
             /** @description No such user (errorCode: NotFound) */
             404: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation failed; `details` names each offending field (errorCode: ValidationFailed) */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (errorCode: TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unexpected server error; no internals are disclosed (errorCode: GeneralError) */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The database is unreachable or restarting; retry after the given seconds (errorCode: ServiceUnavailable) */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The database has no space left for this change; reads keep working (errorCode: InsufficientStorage) */
+            507: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getTradePostChoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique request identifier; made by the server when absent */
+                "x-request-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Whether your demo opens and closes are published as Trade posts */
+                        enabled: boolean;
+                    };
+                };
+            };
+            /** @description Missing, unknown or conflicting credentials (errorCode: Unauthorized) */
+            401: {
+                headers: {
+                    /** @description Present for bearer token problems */
+                    "WWW-Authenticate"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The credential holds none of the scopes this operation accepts; `details` names each accepted scope (`field`: `scopes`) (errorCode: InsufficientPermissions, Forbidden) */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation failed; `details` names each offending field (errorCode: ValidationFailed) */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (errorCode: TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unexpected server error; no internals are disclosed (errorCode: GeneralError) */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The database is unreachable or restarting; retry after the given seconds (errorCode: ServiceUnavailable) */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The database has no space left for this change; reads keep working (errorCode: InsufficientStorage) */
+            507: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    setTradePostChoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique request identifier; made by the server when absent */
+                "x-request-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Whether your demo opens and closes are published as Trade posts */
+                    enabled: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Whether your demo opens and closes are published as Trade posts */
+                        enabled: boolean;
+                    };
+                };
+            };
+            /** @description Malformed JSON body (errorCode: BadRequest) */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, unknown or conflicting credentials (errorCode: Unauthorized) */
+            401: {
+                headers: {
+                    /** @description Present for bearer token problems */
+                    "WWW-Authenticate"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The credential holds none of the scopes this operation accepts; `details` names each accepted scope (`field`: `scopes`) (errorCode: InsufficientPermissions, Forbidden) */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Body larger than the configured limit (errorCode: PayloadTooLarge) */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Content type other than application/json (errorCode: UnsupportedMediaType) */
+            415: {
                 headers: {
                     /** @description Requests allowed in the window */
                     "RateLimit-Limit"?: unknown;
@@ -56648,6 +59596,274 @@ export interface operations {
             };
         };
     };
+    getCopiersPublicInfo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique request identifier; made by the server when absent */
+                "x-request-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One entry per copy of the caller, oldest first */
+                        copiers: {
+                            /** @description M or F; absent when the copier did not say */
+                            Gender?: string;
+                            /** @description The copier's club tier */
+                            Club?: string;
+                            /** @description The copier's country; absent when unknown */
+                            Country?: string;
+                            /**
+                             * @description How long ago the copy started
+                             * @enum {unknown}
+                             */
+                            CopyStartedAtCategory: "less than 1 day" | "less than 1 week" | "less than 1 month" | "less than 1 year" | "more than 1 year";
+                            /**
+                             * @description The money copied with (USD)
+                             * @enum {unknown}
+                             */
+                            AmountCategory: "<100" | "100-500" | "500-1000" | "1000-5000" | ">5000";
+                            /**
+                             * @description The copier's age; absent when not given
+                             * @enum {unknown}
+                             */
+                            AgeCategory?: "Under 18" | "18-29" | "30-44" | "45-59" | "60+";
+                            /** @description The copy's realised P/L, USD, as text */
+                            CopyRealizedEquity_pnl: string;
+                            /** @description The copy's available cash, USD, as text */
+                            AvailableCopyBalance: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, unknown or conflicting credentials (errorCode: Unauthorized) */
+            401: {
+                headers: {
+                    /** @description Present for bearer token problems */
+                    "WWW-Authenticate"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The credential holds none of the scopes this operation accepts; `details` names each accepted scope (`field`: `scopes`) (errorCode: InsufficientPermissions, Forbidden) */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation failed; `details` names each offending field (errorCode: ValidationFailed) */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (errorCode: TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unexpected server error; no internals are disclosed (errorCode: GeneralError) */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The database is unreachable or restarting; retry after the given seconds (errorCode: ServiceUnavailable) */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The database has no space left for this change; reads keep working (errorCode: InsufficientStorage) */
+            507: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
     uploadAMediaAttachment: {
         parameters: {
             query?: {
@@ -63431,6 +66647,259 @@ export interface operations {
                 content: {
                     "application/json": {
                         removed: number;
+                    };
+                };
+            };
+            /** @description Missing, unknown or conflicting credentials (errorCode: Unauthorized) */
+            401: {
+                headers: {
+                    /** @description Present for bearer token problems */
+                    "WWW-Authenticate"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The credential holds none of the scopes this operation accepts; `details` names each accepted scope (`field`: `scopes`) (errorCode: InsufficientPermissions, Forbidden) */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation failed; `details` names each offending field (errorCode: ValidationFailed) */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (errorCode: TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unexpected server error; no internals are disclosed (errorCode: GeneralError) */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The database is unreachable or restarting; retry after the given seconds (errorCode: ServiceUnavailable) */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The database has no space left for this change; reads keep working (errorCode: InsufficientStorage) */
+            507: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable machine-readable code; see docs/errors.md */
+                        errorCode: string;
+                        /** @description Human-readable explanation */
+                        errorMessage: string;
+                        /** @description The request id, as echoed in x-request-id */
+                        requestId: string;
+                        details?: {
+                            /** @description The wire path of the input: `body/…`, `querystring/…`, `params/…` or `headers/…` */
+                            field: string;
+                            /** @description One sentence naming the field and what is wrong with it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    sandboxTradeSeededTraders: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique request identifier; made by the server when absent */
+                "x-request-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One pass of the seeded traders' strategy (decision 0174) */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: unknown;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: unknown;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: unknown;
+                    /** @description `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The trades made, in order: a roll is its close then its open */
+                        trades: {
+                            username: string;
+                            action: "open" | "close";
+                            instrumentId: number;
+                            positionId: number;
+                        }[];
+                        /** @description Trades not made (a closed market, an amount under the minimum) and why */
+                        skipped: {
+                            username: string;
+                            instrumentId: number;
+                            reason: string;
+                        }[];
                     };
                 };
             };

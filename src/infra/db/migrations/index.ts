@@ -18,6 +18,9 @@ import * as overnightFees from "./015-overnight-fees.js";
 import * as people from "./017-people.js";
 import * as copyTrading from "./018-copy-trading.js";
 import * as sandboxSnapshots from "./019-sandbox-snapshots.js";
+import * as peopleCopiers from "./020-people-copiers.js";
+import * as peopleSearch from "./021-people-search.js";
+import * as tradePosts from "./024-trade-posts.js";
 
 export interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -43,4 +46,7 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   "017-people": people,
   "018-copy-trading": copyTrading,
   "019-sandbox-snapshots": sandboxSnapshots,
+  "020-people-copiers": peopleCopiers,
+  "021-people-search": peopleSearch,
+  "024-trade-posts": tradePosts,
 };

@@ -8,6 +8,7 @@ import { usersDirectory } from "../../identity/user-ref.js";
 import { demoLedger } from "../../trading/demo-ledger.js";
 import { toCents } from "../../trading/math.js";
 import { badRequest } from "../copy-trading.errors.js";
+import { announceCopiers } from "../mirrors/announce-copiers.js";
 import { startMirror } from "../mirrors/start-mirror.js";
 import type { AgentPortfolioRow } from "./agent-portfolios.repository.js";
 import { agentPortfoliosRepository } from "./agent-portfolios.repository.js";
@@ -76,7 +77,7 @@ export async function createAgentPortfolio(
   const expiresAt = checkExpiry(ctx, input.expiresAt);
   const tokenName = checkTokenName(input.userTokenName);
 
-  return transact(ctx, async (trx) => {
+  const created = await transact(ctx, async (trx) => {
     const repo = agentPortfoliosRepository(trx);
     if (await repo.nameTaken(caller.userId, name.toLowerCase())) {
       throw badRequest("ValidationFailed", `An agent-portfolio named "${name}" already exists`);
@@ -147,4 +148,6 @@ export async function createAgentPortfolio(
       : null;
     return { portfolio, gcid: agent.gcid, token };
   });
+  await announceCopiers(ctx, created.portfolio.agentUserId);
+  return created;
 }

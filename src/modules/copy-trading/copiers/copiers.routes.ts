@@ -3,6 +3,8 @@ import type { App } from "../../../http/app-type.js";
 import { type Deps, withActor } from "../../context.js";
 import { PortfolioCopiers, UsernameParams } from "../../people/people.schemas.js";
 import { CACHE, cacheFor, STATS, statsAccess } from "../../people/stats-cache.routes.js";
+import { CopiersPublicInfo } from "./copiers.schemas.js";
+import { PI_DATA_SCOPES, readMyCopiers } from "./read-my-copiers.js";
 import { readPortfolioCopiers } from "./read-portfolio-copiers.js";
 
 /**
@@ -35,5 +37,25 @@ export function registerCopiersRoutes(app: App, deps: Deps): void {
       cacheFor(reply, target);
       return body;
     },
+  });
+
+  app.route({
+    method: "GET",
+    url: "/api/v1/pi-data/copiers",
+    ...api(
+      { scopes: PI_DATA_SCOPES },
+      {
+        operationId: "getCopiersPublicInfo",
+        tags: ["PI Data"],
+        summary: "Get copiers public info",
+        description:
+          "The users copying you now (active or paused copies), one entry per copy, oldest first, each described " +
+          "only in categories: gender, club, country, how long ago and with how much the copy started, age band; " +
+          "and the copy's realised P/L and available cash as text (decision 0176).",
+        response: { 200: CopiersPublicInfo },
+      },
+      prefix,
+    ),
+    handler: async (request) => readMyCopiers(withActor(deps, request.actor)),
   });
 }

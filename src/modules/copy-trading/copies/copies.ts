@@ -8,6 +8,7 @@ import { copyRefusal } from "../../people/privacy/privacy.js";
 import { READ_SCOPES, TRADE_SCOPES } from "../../trading/demo-account.js";
 import { demoLedger } from "../../trading/demo-ledger.js";
 import { fromCents, toCents } from "../../trading/math.js";
+import { announceCopiers } from "../mirrors/announce-copiers.js";
 import { ACTIVE, type MirrorRow, mirrorsRepository, PAUSED } from "../mirrors/mirrors.repository.js";
 import { startMirror } from "../mirrors/start-mirror.js";
 import { stopMirror } from "../mirrors/stop-mirror.js";
@@ -61,6 +62,7 @@ export async function startCopy(ctx: Ctx, input: StartCopyInput): Promise<Mirror
     }
     return started;
   });
+  await announceCopiers(ctx, parent.id);
   await notify(ctx, {
     userId: parent.id,
     kind: "copyStarted",

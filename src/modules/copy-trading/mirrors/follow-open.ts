@@ -1,12 +1,14 @@
 import { systemActor } from "../../../core/actor.js";
 import { isoNow } from "../../../core/clock.js";
+import type { Executor } from "../../../infra/db/executor.js";
 import { type Deps, transact, withActor } from "../../context.js";
 import { demoCidOf } from "../../identity/identity.view.js";
 import { findInstruments, type Instrument } from "../../market/find-instruments.js";
 import { ORDER_TYPE_OPEN, STATUS_EXECUTED } from "../../trading/demo-account.js";
 import { demoLedger, type PositionRow } from "../../trading/demo-ledger.js";
 import { unitsFor } from "../../trading/math.js";
-import { type MirrorRow, mirrorsRepository } from "./mirrors.repository.js";
+import { copyBatchRepository } from "./copy-batch.repository.js";
+import type { MirrorRow } from "./mirrors.repository.js";
 
 /** Why a mirror did not copy an open (copy_mirror_opens.skip_reason). */
 export type SkipReason = "BelowMinimum" | "InsufficientMirrorCash";
@@ -52,123 +54,153 @@ export function mirrorAmountCents(parentAmountCents: number, mirrorEquity: numbe
   return Math.floor((parentAmountCents * mirrorEquity) / parentEquity);
 }
 
+/** Mirrors per transaction (decision 0162): one claim, one debit, a few inserts for all of them. */
+export const COPY_BATCH = 250;
+
 /**
- * Every active mirror of the copied position's owner opens its copy, each in its own transaction:
- * same instrument, direction, leverage and open rate, sized by its share. A mirror that has handled
- * the position already (another instance, a retry, the sweep) is left alone: the claim row's
- * primary key decides. Returns how many copies opened.
+ * Every active mirror of the copied position's owner opens its copy: same instrument, direction,
+ * leverage and open rate, sized by its share. Mirrors are taken in batches of COPY_BATCH in mirror
+ * order, each batch in one transaction of a few statements (decision 0162), with a turn of the
+ * event loop between batches so that whatever waits (the trader's next request) is served. A
+ * mirror that has handled the position already (another instance, a retry, the sweep) is left
+ * alone: the claim row's primary key decides. `only` limits it to those mirrors (the sweep).
+ * Returns how many copies opened.
  */
-export async function followOpen(deps: Deps, parent: PositionRow, only?: MirrorRow[]): Promise<number> {
+export async function followOpen(deps: Deps, parent: PositionRow, only?: readonly number[]): Promise<number> {
   if (parent.mirrorId != null || parent.status !== "open") return 0;
-  const repo = mirrorsRepository(deps.db.kysely);
-  const mirrors = (only ?? (await repo.activeMirrorsOf(parent.userId))).filter(
-    (m) => m.startedAt <= parent.openDateTime,
-  );
-  if (mirrors.length === 0) return 0;
   const ctx = withActor(deps, systemActor("copy-engine"));
   const instrument = (await findInstruments(ctx, [parent.instrumentId])).get(parent.instrumentId);
   if (!instrument) return 0;
   const parentEquity = await sizingEquityCents(deps, parent.userId);
   let opened = 0;
-  for (const mirror of mirrors) {
-    // Between two copies the event loop serves whatever waits (the trader's next request): on
-    // SQLite every statement runs synchronously, so a long run of copies would otherwise hold it.
+  let after = 0;
+  for (let i = 0; only === undefined || i < only.length; i += COPY_BATCH) {
+    const ids = only?.slice(i, i + COPY_BATCH);
+    // Between two batches the event loop serves whatever waits: on SQLite every statement runs
+    // synchronously, so a long run of batches would otherwise hold it.
     await new Promise((resolve) => setImmediate(resolve));
-    const equity = await mirrorEquityCents(deps, mirror);
-    const amount = mirrorAmountCents(parent.initialAmountCents, equity, parentEquity);
-    if (await openCopy(deps, mirror, parent, instrument, amount)) opened++;
+    const batch = await transact(deps, (trx) => openBatch(deps, trx, parent, instrument, parentEquity, after, ids));
+    opened += batch.opened;
+    if (ids === undefined) {
+      if (batch.last === undefined || !batch.full) break;
+      after = batch.last;
+    }
   }
   return opened;
 }
 
-async function openCopy(
+/**
+ * One batch in the caller's transaction: reads the batch's mirrors (cash and open margin, so each
+ * size is computed from the state it is written over), claims them all in one statement, debits
+ * the claimed ones in one guarded statement, then writes their orders and positions in one
+ * statement each. Sizes below the instrument's minimum and debits the cash does not cover are
+ * recorded on the claim row. Copies record no per-copy event (decision 0162).
+ */
+async function openBatch(
   deps: Deps,
-  mirror: MirrorRow,
+  trx: Executor,
   parent: PositionRow,
   instrument: Instrument,
-  amountCents: number,
-): Promise<boolean> {
-  return transact(deps, async (trx, record) => {
-    const mirrors = mirrorsRepository(trx);
-    const now = isoNow(deps.clock);
-    const skip = async (reason: SkipReason) => {
-      await mirrors.claimOpen(mirror.mirrorId, parent.positionId, null, reason, now);
-      return false;
-    };
-    if (amountCents < Math.round(instrument.minAmount * 100)) return skip("BelowMinimum");
-    if (!(await mirrors.debitMirror(mirror.mirrorId, amountCents, now))) return skip("InsufficientMirrorCash");
-    const trading = demoLedger(trx);
-    const units = unitsFor(amountCents, parent.leverage, parent.openRate);
-    const copier = await trx
-      .selectFrom("users")
-      .select("gcid")
-      .where("id", "=", mirror.copierUserId)
-      .executeTakeFirstOrThrow();
-    const cid = demoCidOf(copier.gcid);
-    const common = {
-      userId: mirror.copierUserId,
-      cid,
-      instrumentId: parent.instrumentId,
-      isBuy: parent.isBuy,
-      leverage: parent.leverage,
-      amountCents,
-      units,
-      // A copy follows its parent's closes (stop-loss and take-profit included): no triggers of its own.
-      stopLossRate: 0,
-      takeProfitRate: 0,
-      isTslEnabled: 0,
-      isNoStopLoss: 1,
-      isNoTakeProfit: 1,
-    };
-    const orderId = await trading.insertOrder({
-      ...common,
+  parentEquity: number,
+  after: number,
+  only: readonly number[] | undefined,
+): Promise<{ opened: number; last: number | undefined; full: boolean }> {
+  const batch = copyBatchRepository(trx);
+  const mirrors = await batch.mirrorsToCopy(
+    parent.userId,
+    parent.openDateTime,
+    only ? 0 : after,
+    only ? only.length : COPY_BATCH,
+    only,
+  );
+  const last = mirrors.at(-1)?.mirrorId;
+  const full = mirrors.length === COPY_BATCH;
+  if (mirrors.length === 0) return { opened: 0, last, full };
+  const now = isoNow(deps.clock);
+  const minimum = Math.round(instrument.minAmount * 100);
+  const sized = mirrors.map((m) => ({
+    mirror: m,
+    cents: mirrorAmountCents(parent.initialAmountCents, m.availableCashCents + m.openMarginCents, parentEquity),
+  }));
+  const below = (cents: number) => cents <= 0 || cents < minimum;
+  const claimed = await batch.claimOpens(
+    parent.positionId,
+    sized.map((s) => ({ mirrorId: s.mirror.mirrorId, skipReason: below(s.cents) ? "BelowMinimum" : null })),
+    now,
+  );
+  const toOpen = sized.filter((s) => claimed.has(s.mirror.mirrorId) && !below(s.cents));
+  const debited = await batch.debitMirrors(
+    toOpen.map((s) => ({ mirrorId: s.mirror.mirrorId, cents: s.cents })),
+    now,
+  );
+  await batch.markSkipped(
+    parent.positionId,
+    toOpen.filter((s) => !debited.has(s.mirror.mirrorId)).map((s) => s.mirror.mirrorId),
+    "InsufficientMirrorCash" satisfies SkipReason,
+  );
+  const copies = toOpen
+    .filter((s) => debited.has(s.mirror.mirrorId))
+    .map(({ mirror, cents }) => ({
+      mirror,
+      token: `mirror:${mirror.mirrorId}:${parent.positionId}`,
+      common: {
+        userId: mirror.copierUserId,
+        cid: demoCidOf(mirror.gcid),
+        instrumentId: parent.instrumentId,
+        isBuy: parent.isBuy,
+        leverage: parent.leverage,
+        amountCents: cents,
+        units: unitsFor(cents, parent.leverage, parent.openRate),
+        // A copy follows its parent's closes (stop-loss and take-profit included): no triggers of its own.
+        stopLossRate: 0,
+        takeProfitRate: 0,
+        isTslEnabled: 0,
+        isNoStopLoss: 1,
+        isNoTakeProfit: 1,
+      },
+    }));
+  if (copies.length === 0) return { opened: 0, last, full };
+  const ledger = demoLedger(trx);
+  const orderIds = await ledger.insertOrders(
+    copies.map((c) => ({
+      ...c.common,
       orderType: ORDER_TYPE_OPEN,
       statusId: STATUS_EXECUTED,
       requestedUnits: null,
       rate: parent.openRate,
       positionId: null,
       unitsToDeduct: null,
-      token: `mirror:${mirror.mirrorId}:${parent.positionId}`,
+      token: c.token,
+      referenceId: null,
       openDateTime: now,
       lastUpdate: now,
-    });
-    // The claim is the last write: a second claimer (another instance) fails here and rolls back.
-    if (!(await mirrors.claimOpen(mirror.mirrorId, parent.positionId, orderId, null, now))) {
-      throw new AlreadyHandled();
-    }
-    await mirrors.insertMirrorPosition({
-      ...common,
-      positionId: orderId,
-      orderId,
-      initialAmountCents: amountCents,
-      initialUnits: units,
+    })),
+  );
+  const positions = copies.map((c) => {
+    const orderId = orderIds.get(c.token);
+    if (orderId === undefined) throw new Error(`copy order ${c.token} was not written`);
+    return { ...c, orderId };
+  });
+  await ledger.insertPositions(
+    positions.map((c) => ({
+      ...c.common,
+      positionId: c.orderId,
+      orderId: c.orderId,
+      initialAmountCents: c.common.amountCents,
+      initialUnits: c.common.units,
       openRate: parent.openRate,
       openDateTime: now,
       tslGap: 0,
       status: "open",
       version: 1,
       lastUpdate: now,
-      mirrorId: mirror.mirrorId,
+      mirrorId: c.mirror.mirrorId,
       parentPositionId: parent.positionId,
-    });
-    record({
-      type: "PositionOpened",
-      userId: mirror.copierUserId,
-      positionId: orderId,
-      instrumentId: parent.instrumentId,
-      isBuy: parent.isBuy === 1,
-      openRate: parent.openRate,
-      stopLossRate: 0,
-      takeProfitRate: 0,
-      isTslEnabled: false,
-      occurredAt: now,
-    });
-    return true;
-  }).catch((error: unknown) => {
-    if (error instanceof AlreadyHandled) return false;
-    throw error;
-  });
+    })),
+  );
+  await batch.setClaimPositions(
+    parent.positionId,
+    positions.map((c) => ({ mirrorId: c.mirror.mirrorId, positionId: c.orderId })),
+  );
+  return { opened: positions.length, last, full };
 }
-
-/** Another instance or a retry copied this open first: this transaction rolls back. */
-class AlreadyHandled extends Error {}

@@ -1,9 +1,10 @@
 import type { Deps } from "../../context.js";
 import { demoLedger } from "../../trading/demo-ledger.js";
+import { copyBatchRepository } from "./copy-batch.repository.js";
 import { enforceCopyStopLosses } from "./copy-stop-loss.js";
 import { followClose } from "./follow-close.js";
 import { followOpen } from "./follow-open.js";
-import { mirrorsRepository, STOPPING } from "./mirrors.repository.js";
+import { STOPPING } from "./mirrors.repository.js";
 import { finishStop } from "./stop-mirror.js";
 
 /** Ticks between two sweeps (with the default 1 s tick, about every 15 s). */
@@ -43,15 +44,31 @@ export function registerMirrorEngine(deps: Deps): void {
         (error: unknown) => deps.log.error({ err: error }, "copy engine task failed"),
       );
   };
+  // What this process has followed in full: copied positions every mirror has handled (opens), and
+  // the version of a copied position whose copies were brought in step (closes). The sweep skips
+  // them, so with nothing missed it asks the store one cheap question (decision 0162).
+  const opensFollowed = new Set<number>();
+  const closesFollowed = new Map<number, number>();
   const sweep = async () => {
-    const repo = mirrorsRepository(deps.db.kysely);
-    for (const parentUserId of await repo.parentUsersWithActiveMirrors()) {
-      for (const mirror of await repo.activeMirrorsOf(parentUserId)) {
-        for (const parent of await repo.unhandledParentOpens(mirror)) await followOpen(deps, parent, [mirror]);
-      }
+    const batch = copyBatchRepository(deps.db.kysely);
+    const candidates = await batch.sweepCandidates();
+    // Opens: every unhandled (copied position, mirror) pair, then batches per position.
+    const opens = candidates.filter((c) => c.status === "open" && !opensFollowed.has(c.positionId));
+    const missed = new Map<number, number[]>();
+    for (const { parentPositionId, mirrorId } of await batch.unhandledOpens(opens.map((c) => c.positionId))) {
+      missed.set(parentPositionId, [...(missed.get(parentPositionId) ?? []), mirrorId]);
     }
-    for (const child of await repo.childrenBehindParents()) {
-      if (child.parentPositionId != null) await followClose(deps, child.parentPositionId);
+    for (const [parentPositionId, mirrorIds] of missed) {
+      const parent = await demoLedger(deps.db.kysely).findPosition(parentPositionId);
+      if (parent) await followOpen(deps, parent, mirrorIds);
+    }
+    for (const c of opens) opensFollowed.add(c.positionId);
+    // Closes: each copied position closed or changed since its copies were last brought in step.
+    for (const c of candidates) {
+      if (c.version === 1 && c.status === "open") continue;
+      if (closesFollowed.get(c.positionId) === c.version) continue;
+      await followClose(deps, c.positionId);
+      if (c.status === "open") closesFollowed.set(c.positionId, c.version);
     }
     const stopping = await deps.db.kysely
       .selectFrom("copyMirrors")
@@ -76,13 +93,19 @@ export function registerMirrorEngine(deps: Deps): void {
 
   deps.bus.subscribe("PositionOpened", (event) => {
     enqueue(async () => {
-      if ((await mirrorsRepository(deps.db.kysely).activeMirrorsOf(event.userId)).length === 0) return;
-      const parent = await demoLedger(deps.db.kysely).findPosition(event.positionId);
-      if (parent) await followOpen(deps, parent);
+      if (await copyBatchRepository(deps.db.kysely).hasActiveMirrors(event.userId)) {
+        const parent = await demoLedger(deps.db.kysely).findPosition(event.positionId);
+        if (parent) await followOpen(deps, parent);
+      }
+      opensFollowed.add(event.positionId);
     });
   });
   deps.bus.subscribe("PositionClosed", (event) => {
-    enqueue(() => followClose(deps, event.positionId, event.reason));
+    enqueue(async () => {
+      await followClose(deps, event.positionId, event.reason);
+      if (event.fullyClosed) opensFollowed.delete(event.positionId);
+      if (event.fullyClosed) closesFollowed.delete(event.positionId);
+    });
   });
   // The first tick (the server has started its market) and every few after: a CLI command, which
   // opens these deps without running the market, never sweeps.

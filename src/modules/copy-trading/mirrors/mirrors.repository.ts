@@ -46,18 +46,6 @@ export const mirrorsRepository = (db: Executor) => ({
     return row && mirror(row);
   },
 
-  /** The mirrors that follow `parentUserId` now (active: paused ones open nothing new). */
-  async activeMirrorsOf(parentUserId: string): Promise<MirrorRow[]> {
-    const rows = await db
-      .selectFrom("copyMirrors")
-      .selectAll()
-      .where("parentUserId", "=", parentUserId)
-      .where("status", "=", ACTIVE)
-      .orderBy("mirrorId")
-      .execute();
-    return rows.map(mirror);
-  },
-
   /** The copier's mirrors that are not stopped. */
   async mirrorsOfCopier(copierUserId: string): Promise<MirrorRow[]> {
     const rows = await db
@@ -91,27 +79,6 @@ export const mirrorsRepository = (db: Executor) => ({
     return rows.map(mirror);
   },
 
-  /**
-   * Claims (mirror, copied position) for this transaction: false when it was handled already (by
-   * this or another instance). The primary key decides; PostgreSQL makes a concurrent claimer wait
-   * for the first one's commit and then find the row.
-   */
-  async claimOpen(
-    mirrorId: number,
-    parentPositionId: number,
-    positionId: number | null,
-    skipReason: string | null,
-    at: string,
-  ): Promise<boolean> {
-    const rows = await db
-      .insertInto("copyMirrorOpens")
-      .values({ mirrorId, parentPositionId, positionId, skipReason, handledAt: at })
-      .onConflict((oc) => oc.columns(["mirrorId", "parentPositionId"]).doNothing())
-      .returning("mirrorId")
-      .execute();
-    return rows.length === 1;
-  },
-
   async skipsOf(mirrorId: number): Promise<{ parentPositionId: number; skipReason: string }[]> {
     const rows = await db
       .selectFrom("copyMirrorOpens")
@@ -121,18 +88,6 @@ export const mirrorsRepository = (db: Executor) => ({
       .orderBy("parentPositionId")
       .execute();
     return rows.map((r) => ({ parentPositionId: r.parentPositionId, skipReason: r.skipReason ?? "" }));
-  },
-
-  /** Guarded: false (nothing changed) when the mirror's cash does not cover it, or it is no longer active. */
-  async debitMirror(mirrorId: number, cents: number, at: string): Promise<boolean> {
-    const result = await db
-      .updateTable("copyMirrors")
-      .set({ availableCashCents: sql`available_cash_cents - ${cents}`, updatedAt: at })
-      .where("mirrorId", "=", mirrorId)
-      .where("status", "=", ACTIVE)
-      .where("availableCashCents", ">=", cents)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
   },
 
   async fund(mirrorId: number, depositCents: number, withdrawalCents: number, at: string): Promise<boolean> {
@@ -162,10 +117,6 @@ export const mirrorsRepository = (db: Executor) => ({
     return Number(result.numUpdatedRows) === 1;
   },
 
-  async insertMirrorPosition(row: Insertable<DemoPositionsTable> & { positionId: number }): Promise<void> {
-    await db.insertInto("demoPositions").values(row).execute();
-  },
-
   async openPositionsOfMirror(mirrorId: number): Promise<PositionRow[]> {
     const rows = await db
       .selectFrom("demoPositions")
@@ -189,66 +140,18 @@ export const mirrorsRepository = (db: Executor) => ({
     return rows.map(position);
   },
 
-  /** The copies' open positions of one copied position. */
-  async openChildrenOf(parentPositionId: number): Promise<PositionRow[]> {
+  /** The next `limit` open copies of one copied position after position `after`, in position order. */
+  async openChildrenOf(parentPositionId: number, after = 0, limit = 1_000_000): Promise<PositionRow[]> {
     const rows = await db
       .selectFrom("demoPositions")
       .selectAll()
       .where("parentPositionId", "=", parentPositionId)
       .where("status", "=", "open")
+      .where("positionId", ">", after)
       .orderBy("positionId")
+      .limit(limit)
       .execute();
     return rows.map(position);
-  },
-
-  /**
-   * Copied positions a mirror has not handled yet: the parent's own (not copied) positions opened
-   * since the mirror started, still open, with no claim row. The sweep's question after a restart.
-   */
-  async unhandledParentOpens(mirror: MirrorRow): Promise<PositionRow[]> {
-    const rows = await db
-      .selectFrom("demoPositions as p")
-      .selectAll("p")
-      .where("p.userId", "=", mirror.parentUserId)
-      .where("p.status", "=", "open")
-      .where("p.mirrorId", "is", null)
-      .where("p.openDateTime", ">=", mirror.startedAt)
-      .where((eb) =>
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom("copyMirrorOpens as o")
-              .select("o.mirrorId")
-              .where("o.mirrorId", "=", mirror.mirrorId)
-              .whereRef("o.parentPositionId", "=", "p.positionId"),
-          ),
-        ),
-      )
-      .orderBy("p.positionId")
-      .execute();
-    return rows.map(position);
-  },
-
-  /** Open copies whose copied position is closed or smaller: the sweep's other question. */
-  async childrenBehindParents(): Promise<PositionRow[]> {
-    const rows = await db
-      .selectFrom("demoPositions as c")
-      .innerJoin("demoPositions as p", "p.positionId", "c.parentPositionId")
-      .selectAll("c")
-      .where("c.status", "=", "open")
-      .where((eb) => eb.or([eb("p.status", "<>", "open"), eb("p.version", ">", 1)]))
-      .execute();
-    return rows.map(position);
-  },
-
-  async parentUsersWithActiveMirrors(): Promise<string[]> {
-    const rows = await db
-      .selectFrom("copyMirrors")
-      .select("parentUserId")
-      .distinct()
-      .where("status", "=", ACTIVE)
-      .execute();
-    return rows.map((r) => r.parentUserId);
   },
 
   /** A position's latest close (its latest trade), or undefined when it never closed any. */

@@ -1,6 +1,7 @@
 import { isoNow } from "../../../core/clock.js";
 import { type Deps, transact } from "../../context.js";
 import { demoLedger } from "../../trading/demo-ledger.js";
+import { announceCopiers } from "./announce-copiers.js";
 import { closeCopyAtMarket } from "./follow-close.js";
 import { ACTIVE, mirrorsRepository, PAUSED, STOPPED, STOPPING } from "./mirrors.repository.js";
 
@@ -15,9 +16,13 @@ export async function stopMirror(deps: Deps, mirrorId: number): Promise<void> {
   await finishStop(deps, mirrorId);
 }
 
-/** A stopped mirror's remaining positions closed and its cash returned (idempotent). */
+/**
+ * A stopped mirror's remaining positions closed and its cash returned (idempotent); then the
+ * copied user's copiers counted again for the people module (decision 0164).
+ */
 export async function finishStop(deps: Deps, mirrorId: number): Promise<void> {
   const repo = mirrorsRepository(deps.db.kysely);
+  const leader = (await repo.findMirror(mirrorId))?.parentUserId;
   for (let round = 0; round < 5; round++) {
     const open = await repo.openPositionsOfMirror(mirrorId);
     if (open.length === 0) break;
@@ -41,4 +46,5 @@ export async function finishStop(deps: Deps, mirrorId: number): Promise<void> {
     // The cash that comes back holds the mirror's whole realised P/L: the account books it now.
     await demoLedger(trx).settle(mirror.copierUserId, mirror.availableCashCents, mirror.closedPnlCents, now);
   });
+  if (leader !== undefined) await announceCopiers(deps, leader);
 }

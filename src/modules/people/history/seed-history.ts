@@ -9,10 +9,11 @@ import { RandomWalkSource } from "../../market/price-sources.js";
 import { currentQuotes, toPriced } from "../../market/quotes.js";
 import { pnlCents } from "../../trading/math.js";
 import { openMarketOrder } from "../../trading/open-market-order.js";
+import { type ReplayedTrade, recordReplayedTrades } from "../../trading/record-replayed-trades.js";
 import { peopleRepository } from "../people.repository.js";
 import { addDays, type DayReturn, dayOf } from "./returns.js";
 import { statsFor } from "./stats.js";
-import { closeOf, type OpenPosition } from "./take-snapshots.js";
+import { closeOf, type OpenPosition, searchColumnsOf, symbolsOf } from "./take-snapshots.js";
 
 /** One leg of a seeded trader's plan: a share of equity in one instrument, at a leverage band. */
 interface Leg {
@@ -42,7 +43,7 @@ const DAILY_VOLATILITY = 0.012;
 const REBALANCE_EVERY_DAYS = 30;
 const MAX_SEEDED_LEVERAGE = 10;
 
-function leverageOf(allowed: readonly number[], band: Leg["leverage"]): number {
+export function leverageOf(allowed: readonly number[], band: Leg["leverage"]): number {
   const usable = allowed.filter((l) => l <= MAX_SEEDED_LEVERAGE).sort((a, b) => a - b);
   if (usable.length === 0) return 1;
   if (band === "low") return usable[0]!;
@@ -55,9 +56,12 @@ interface Trader {
   gcid: number;
   username: string;
   cashCents: number;
-  positions: OpenPosition[];
+  positions: (OpenPosition & { openedAt: string })[];
   legs: (Leg & { lev: number })[];
 }
+
+/** The replayed day's close time: the walk's price of a day is its close. */
+const closeTimeOf = (day: string) => `${day}T21:00:00.000Z`;
 
 /**
  * A year (PEOPLE_SEED_HISTORY_DAYS) of daily closes for each seeded trader without history or a
@@ -80,7 +84,7 @@ export async function seedTradingHistory(deps: Deps, onProgress: (step: string) 
   const ids = [...new Set(fresh.flatMap((u) => SEEDED_PLANS[u.usernameLower]!.map((l) => l.instrumentId)))];
   const details = await findInstrumentDetails(deps, ids);
   const quotes = await currentQuotes(deps, ids);
-  const symbols = await people.symbols();
+  const symbols = await symbolsOf(deps);
   const today = dayOf(deps.clock.now());
   const first = addDays(today, -days);
 
@@ -125,11 +129,35 @@ export async function seedTradingHistory(deps: Deps, onProgress: (step: string) 
   const series = new Map<string, DayReturn[]>(traders.map((t) => [t.userId, []]));
   const last = new Map<string, { equityCents: number; depositsCents: number; unitValue: number; day: string }>();
   let holdings: { userId: string; instrumentId: number; pct: number }[] = [];
+  // Each rebalance closes the plan's positions at the day's close and opens them again: those closes
+  // are the traders' closed trades (tradeinfo's counts, win ratio, leverage bands; decision 0166).
+  const trades: ReplayedTrade[] = [];
+  const closeAll = (t: Trader, price: (id: number) => number, closedAt: string) => {
+    for (const p of t.positions) {
+      const closeRate = price(p.instrumentId);
+      trades.push({
+        userId: t.userId,
+        cid: demoCidOf(t.gcid),
+        instrumentId: p.instrumentId,
+        isBuy: p.isBuy === 1,
+        leverage: p.leverage,
+        amountCents: p.amountCents,
+        units: p.units,
+        openRate: p.openRate,
+        closeRate,
+        openedAt: p.openedAt,
+        closedAt,
+        netProfitCents: pnlCents(p.isBuy === 1, p.units, p.openRate, closeRate, p.amountCents),
+        closeReason: "Manual",
+      });
+    }
+  };
   for (let i = 0; i < days; i++) {
     const day = addDays(first, i);
     const price = (id: number) => paths.get(id)![i]!;
     if (i % REBALANCE_EVERY_DAYS === 0) {
       for (const t of traders) {
+        closeAll(t, price, closeTimeOf(day));
         t.cashCents = equityOf(t, price);
         t.positions = t.legs.map((leg) => {
           const amountCents = Math.round(t.cashCents * leg.share);
@@ -141,6 +169,7 @@ export async function seedTradingHistory(deps: Deps, onProgress: (step: string) 
             amountCents,
             units: ((amountCents / 100) * leg.lev) / price(leg.instrumentId),
             openRate: price(leg.instrumentId),
+            openedAt: closeTimeOf(day),
           };
         });
         t.cashCents -= t.positions.reduce((s, p) => s + p.amountCents, 0);
@@ -166,18 +195,31 @@ export async function seedTradingHistory(deps: Deps, onProgress: (step: string) 
     if ((i + 1) % 73 === 0 || i === days - 1) onProgress(`history: ${i + 1}/${days} days of ${traders.length} traders`);
   }
   const lastDay = addDays(first, days - 1);
+  // The replay's last positions close at today's prices, where the live account takes over.
+  const handover = deps.clock.now().toISOString();
+  for (const t of traders) closeAll(t, (id) => quotes.get(id)!.mid, handover);
+  const columns = await searchColumnsOf(
+    deps,
+    traders.map((t) => t.userId),
+  );
   await transact(deps, async (trx) => {
     const repo = peopleRepository(trx);
     await repo.upsertSnapshots(rows);
     await repo.upsertStats(
       traders.flatMap((t) =>
-        statsFor(series.get(t.userId)!, lastDay).map((st) => ({ userId: t.userId, ...st, updatedAt: takenAt })),
+        statsFor(series.get(t.userId)!, lastDay).map((st) => ({
+          userId: t.userId,
+          ...st,
+          ...columns.get(t.userId)!,
+          updatedAt: takenAt,
+        })),
       ),
     );
     await repo.replaceHoldings(
       traders.map((t) => t.userId),
       holdings,
     );
+    await recordReplayedTrades(trx, trades);
   });
 
   // Today: the account opens at the replay's equity (realised), and the plan's positions are opened live.

@@ -1,5 +1,9 @@
+import { repeatEvery } from "../../../core/repeat.js";
+import type { PeopleStatsTable } from "../../../infra/db/schema.js";
 import type { Deps } from "../../context.js";
 import { transact } from "../../context.js";
+import { getUserProfiles } from "../../identity/user-profiles.js";
+import { listInstruments } from "../../market/find-instruments.js";
 import { currentQuotes } from "../../market/quotes.js";
 import { pnlCents } from "../../trading/math.js";
 import { type AccountToSnapshot, type PeopleRepository, peopleRepository } from "../people.repository.js";
@@ -32,12 +36,50 @@ export interface OpenPosition {
 /** The close-side price of an instrument (the bid for a long, the ask for a short), or undefined. */
 export type PriceOf = (instrumentId: number, isBuy: boolean) => number | undefined;
 
-/** Accounts per batch: one transaction each, with a yield to the event loop between them. */
+const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Accounts read and computed per batch (their history is read at once, outside any transaction). */
 export const SNAPSHOT_BATCH = 500;
+/**
+ * Accounts written per transaction. SQLite's one connection serves nothing else while a transaction
+ * is open, so each is kept short and the pass yields to the event loop between them (decision 0165).
+ */
+export const SNAPSHOT_WRITE_CHUNK = 50;
+
+/** Every instrument's symbol, from the market module's catalog (holdings name their instruments). */
+export async function symbolsOf(deps: Deps): Promise<Map<number, string>> {
+  return new Map((await listInstruments(deps)).map((i) => [i.instrumentId, i.symbol]));
+}
+
+/** The user's columns of an account's search rows (decision 0165). */
+export type SearchColumns = Pick<
+  PeopleStatsTable,
+  "gcid" | "usernameLower" | "countryCode" | "piLevel" | "registeredAt" | "listed" | "optOut"
+>;
+
+/** The search columns of each of `userIds` that is a user, from identity's records and people's settings. */
+export async function searchColumnsOf(deps: Deps, userIds: readonly string[]): Promise<Map<string, SearchColumns>> {
+  const users = await getUserProfiles(deps, userIds);
+  const settings = await peopleRepository(deps.db.kysely).settingsOf(userIds);
+  const out = new Map<string, SearchColumns>();
+  for (const [id, u] of users) {
+    out.set(id, {
+      gcid: u.gcid,
+      usernameLower: u.username.toLowerCase(),
+      countryCode: u.profile.countryCode,
+      piLevel: u.profile.piLevel,
+      registeredAt: u.createdAt,
+      listed: u.isPrivate ? 0 : 1,
+      optOut: settings.get(id)?.portfolioOptOut ? 1 : 0,
+    });
+  }
+  return out;
+}
 
 /**
  * Records `day`'s close of `accounts` (their open positions valued by `priceOf`), the day's
  * time-weighted return against each one's previous close, and refreshes their search figures.
+ * Everything is read and computed first; the writes go in short transactions with a yield between.
  */
 export async function snapshotBatch(
   deps: Deps,
@@ -46,42 +88,50 @@ export async function snapshotBatch(
   day: string,
   priceOf: PriceOf,
   symbols: Map<number, string>,
+  writeChunk = SNAPSHOT_WRITE_CHUNK,
 ): Promise<void> {
   const takenAt = deps.clock.now().toISOString();
   const ids = accounts.map((a) => a.userId);
-  await transact(deps, async (trx) => {
-    const repo = peopleRepository(trx);
-    const previous = await repo.lastSnapshotsBefore(ids, day);
-    const history = groupReturns(await repo.returnsSince(ids, addMonths(day, -24)), day);
-    const byUser = new Map<string, OpenPosition[]>();
-    for (const p of positions) {
-      const list = byUser.get(p.userId);
-      if (list) list.push(p);
-      else byUser.set(p.userId, [p]);
-    }
-    const snapshots = [];
-    const stats = [];
-    const holdingRows: { userId: string; instrumentId: number; pct: number }[] = [];
-    for (const account of accounts) {
-      const past = history.get(account.userId) ?? [];
-      const close = closeOf(
-        account,
-        byUser.get(account.userId) ?? [],
-        previous.get(account.userId),
-        past,
-        day,
-        priceOf,
-        symbols,
-      );
-      snapshots.push({ ...close.row, takenAt });
-      for (const s of statsFor([...past, close.day], day))
-        stats.push({ userId: account.userId, ...s, updatedAt: takenAt });
-      holdingRows.push(...close.holdings);
-    }
-    await repo.upsertSnapshots(snapshots);
-    await repo.upsertStats(stats);
-    await repo.replaceHoldings(ids, holdingRows);
+  const repo = peopleRepository(deps.db.kysely);
+  const previous = await repo.lastSnapshotsBefore(ids, day);
+  const history = groupReturns(await repo.returnsSince(ids, addMonths(day, -24)), day);
+  const columns = await searchColumnsOf(deps, ids);
+  const byUser = new Map<string, OpenPosition[]>();
+  for (const p of positions) {
+    const list = byUser.get(p.userId);
+    if (list) list.push(p);
+    else byUser.set(p.userId, [p]);
+  }
+  const closes = accounts.map((account) => {
+    const past = history.get(account.userId) ?? [];
+    const close = closeOf(
+      account,
+      byUser.get(account.userId) ?? [],
+      previous.get(account.userId),
+      past,
+      day,
+      priceOf,
+      symbols,
+    );
+    const user = columns.get(account.userId);
+    const stats = user
+      ? statsFor([...past, close.day], day).map((s) => ({ userId: account.userId, ...s, ...user, updatedAt: takenAt }))
+      : [];
+    return { userId: account.userId, snapshot: { ...close.row, takenAt }, stats, holdings: close.holdings };
   });
+  for (let i = 0; i < closes.length; i += writeChunk) {
+    if (i > 0) await yieldToRequests();
+    const part = closes.slice(i, i + writeChunk);
+    await transact(deps, async (trx) => {
+      const writer = peopleRepository(trx);
+      await writer.upsertSnapshots(part.map((c) => c.snapshot));
+      await writer.upsertStats(part.flatMap((c) => c.stats));
+      await writer.replaceHoldings(
+        part.map((c) => c.userId),
+        part.flatMap((c) => c.holdings),
+      );
+    });
+  }
 }
 
 /** One account's close of `day`: its snapshot row (without takenAt), its return day and its holdings' shares. */
@@ -161,8 +211,6 @@ export interface SnapshotReport {
   ms: number;
 }
 
-const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /**
  * Today's close (UTC day from deps.clock) of every demo account at the current prices, in batches
  * with a yield between them so requests keep being served. Run again the same day, it replaces
@@ -172,11 +220,12 @@ export async function takeSnapshots(
   deps: Deps,
   onBatch?: (done: number) => void,
   batchSize = SNAPSHOT_BATCH,
+  writeChunk = SNAPSHOT_WRITE_CHUNK,
 ): Promise<SnapshotReport> {
   const started = performance.now();
   const day = dayOf(deps.clock.now());
   const repo: PeopleRepository = peopleRepository(deps.db.kysely);
-  const symbols = await repo.symbols();
+  const symbols = await symbolsOf(deps);
   let after = "";
   let done = 0;
   for (;;) {
@@ -188,7 +237,7 @@ export async function takeSnapshots(
       const q = quotes.get(id);
       return q ? (isBuy ? q.bid : q.ask) : undefined;
     };
-    await snapshotBatch(deps, accounts, positions, day, priceOf, symbols);
+    await snapshotBatch(deps, accounts, positions, day, priceOf, symbols, writeChunk);
     done += accounts.length;
     onBatch?.(done);
     after = accounts[accounts.length - 1]!.userId;
@@ -203,27 +252,11 @@ export async function takeSnapshots(
  * process alive.
  */
 export function startSnapshots(deps: Deps, everyMs = deps.config.people.snapshotEveryMs): () => Promise<void> {
-  let running: Promise<unknown> = Promise.resolve();
-  let busy = false;
-  const pass = () => {
-    if (busy || !deps.market.isLeader) return;
-    busy = true;
-    running = takeSnapshots(deps)
-      .then((report) => deps.log.debug({ report }, "account snapshots"))
-      .catch((error) => deps.log.warn({ err: error }, "account snapshots failed"))
-      .finally(() => {
-        busy = false;
-      });
-  };
-  pass();
+  const pass = () =>
+    takeSnapshots(deps).then(
+      (report) => deps.log.debug({ report }, "account snapshots"),
+      (error) => deps.log.warn({ err: error }, "account snapshots failed"),
+    );
   // The lease is won on the market's first timed tick: try again shortly after start.
-  const first = setTimeout(pass, 5_000);
-  first.unref();
-  const timer = setInterval(pass, everyMs);
-  timer.unref();
-  return async () => {
-    clearTimeout(first);
-    clearInterval(timer);
-    await running;
-  };
+  return repeatEvery(everyMs, pass, { now: true, alsoAfterMs: 5_000, when: () => deps.market.isLeader });
 }

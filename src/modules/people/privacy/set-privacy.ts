@@ -32,6 +32,7 @@ export async function setPrivacy(ctx: Ctx, change: Partial<PrivacyChoices>): Pro
       next.copyBlocked,
       ctx.clock.now().toISOString(),
     );
+    await peopleRepository(trx).setListing(actor.userId, !next.isPrivate, next.portfolioOptOut);
     return next;
   });
 }

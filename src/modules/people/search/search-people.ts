@@ -1,30 +1,16 @@
-import { sql } from "kysely";
 import { requireUser } from "../../../core/access.js";
 import type { Ctx } from "../../context.js";
-import type { SearchItem, SearchQuery, SearchSort } from "../people.schemas.js";
+import type { SearchItem, SearchQuery } from "../people.schemas.js";
 import { fullNameOf, weeksSince } from "../people.view.js";
 import { PEOPLE_READ } from "../privacy/privacy.js";
-
-const WEEK_MS = 7 * 86_400_000;
-
-/** Sort fields → columns; weeksSinceRegistration sorts by registration time, the other way round. */
-const SORT_COLUMNS = {
-  gain: "s.gain",
-  dailyGain: "s.dailyGain",
-  thisWeekGain: "s.weekGain",
-  riskScore: "s.riskScore",
-  maxDailyRiskScore: "s.maxDailyRisk",
-  maxMonthlyRiskScore: "s.maxMonthlyRisk",
-  copiers: "s.copiers",
-  profitableMonthsPct: "s.profitableMonthsPct",
-  weeksSinceRegistration: "u.createdAt",
-  userName: "u.usernameLower",
-} as const satisfies Record<SearchSort, string>;
+import { searchQueries } from "./people-search.repository.js";
 
 /**
- * Upstream's people search over the figures of each account's last snapshot pass (decision 0140):
- * only public profiles with recorded history, none across a block with the caller; every upstream
- * filter, a sort (default `-gain`, ties by gcid), pages and the total.
+ * Upstream's people search over the figures of each account's last snapshot pass (decisions 0140,
+ * 0165): only public profiles with recorded history, none across a block with the caller; every
+ * upstream filter, a sort (default `-gain`, ties by gcid), pages and the total. Filters, sort and
+ * total read `people_stats` alone (the user's columns are copied there), walking the sort's index;
+ * only the page's rows are joined to their names.
  */
 export async function searchPeople(ctx: Ctx, q: SearchQuery): Promise<{ totalItems: number; items: SearchItem[] }> {
   const actor = requireUser(ctx.actor, PEOPLE_READ);
@@ -39,89 +25,9 @@ export async function searchPeople(ctx: Ctx, q: SearchQuery): Promise<{ totalIte
     .where((eb) => eb.or([eb("blockerId", "=", actor.userId), eb("blockedId", "=", actor.userId)]))
     .execute();
   const blocked = blocks.map((b) => (b.blockerId === actor.userId ? b.blockedId : b.blockerId));
-  let base = db
-    .selectFrom("peopleStats as s")
-    .innerJoin("users as u", "u.id", "s.userId")
-    .leftJoin("peopleSettings as ps", "ps.userId", "s.userId")
-    .where("s.period", "=", q.period)
-    .where((eb) => eb.or([eb("u.isPrivate", "=", 0), eb("u.id", "=", actor.userId)]));
-  if (blocked.length > 0) base = base.where("s.userId", "not in", blocked);
-  if (q.gainMax !== undefined) base = base.where("s.gain", "<=", q.gainMax);
-  if (q.gainMin !== undefined) base = base.where("s.gain", ">=", q.gainMin);
-  if (q.maxDailyRiskScoreMin !== undefined) base = base.where("s.maxDailyRisk", ">=", q.maxDailyRiskScoreMin);
-  if (q.maxDailyRiskScoreMax !== undefined) base = base.where("s.maxDailyRisk", "<=", q.maxDailyRiskScoreMax);
-  if (q.maxMonthlyRiskScoreMin !== undefined) base = base.where("s.maxMonthlyRisk", ">=", q.maxMonthlyRiskScoreMin);
-  if (q.maxMonthlyRiskScoreMax !== undefined) base = base.where("s.maxMonthlyRisk", "<=", q.maxMonthlyRiskScoreMax);
-  if (q.popularInvestor !== undefined) base = base.where("u.piLevel", q.popularInvestor ? ">" : "=", 0);
-  if (q.countryId !== undefined) base = base.where("u.countryCode", "=", q.countryId);
-  if (q.weeksSinceRegistrationMin !== undefined) {
-    const registeredBy = new Date(now.getTime() - q.weeksSinceRegistrationMin * WEEK_MS).toISOString();
-    base = base.where("u.createdAt", "<=", registeredBy);
-  }
-  if (q.optIn !== undefined) {
-    base = q.optIn
-      ? base.where((eb) => eb.or([eb("ps.portfolioOptOut", "is", null), eb("ps.portfolioOptOut", "=", 0)]))
-      : base.where("ps.portfolioOptOut", "=", 1);
-  }
-  const instrument = q.instrumentId;
-  if (instrument !== undefined && instrument < 0) {
-    base = base.where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom("peopleHoldings as x")
-            .select("x.userId")
-            .whereRef("x.userId", "=", "s.userId")
-            .where("x.instrumentId", "=", -instrument),
-        ),
-      ),
-    );
-  }
-  const withHolding =
-    instrument !== undefined && instrument > 0
-      ? base.innerJoin("peopleHoldings as h", (j) =>
-          j.onRef("h.userId", "=", "s.userId").on("h.instrumentId", "=", instrument),
-        )
-      : base.leftJoin("peopleHoldings as h", (j) => j.onRef("h.userId", "=", "s.userId").on(sql<boolean>`1 = 0`));
-  let filtered = withHolding;
-  if (q.instrumentPctMin !== undefined && instrument !== undefined && instrument > 0) {
-    filtered = filtered.where("h.pct", ">=", q.instrumentPctMin);
-  }
-  if (q.instrumentPctMax !== undefined && instrument !== undefined && instrument > 0) {
-    filtered = filtered.where("h.pct", "<=", q.instrumentPctMax);
-  }
-
-  const total = await filtered.select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirst();
-  const sort = q.sort ?? "-gain";
-  const descending = sort.startsWith("-");
-  const field = (descending ? sort.slice(1) : sort) as SearchSort;
-  // Longer since registration = earlier createdAt.
-  const columnDescending = field === "weeksSinceRegistration" ? !descending : descending;
-  const rows = await filtered
-    .select([
-      "u.gcid",
-      "u.username",
-      "u.firstName",
-      "u.lastName",
-      "u.piLevel",
-      "u.countryCode",
-      "u.createdAt",
-      "s.gain",
-      "s.dailyGain",
-      "s.weekGain",
-      "s.riskScore",
-      "s.maxDailyRisk",
-      "s.maxMonthlyRisk",
-      "s.copiers",
-      "s.profitableMonthsPct",
-      "ps.copyBlocked",
-      "h.pct",
-    ])
-    .orderBy(SORT_COLUMNS[field], columnDescending ? "desc" : "asc")
-    .orderBy("u.gcid", "asc")
-    .limit(q.pageSize)
-    .offset((q.page - 1) * q.pageSize)
-    .execute();
+  const queries = searchQueries(db, q, actor.gcid, blocked, now);
+  const total = await queries.total.executeTakeFirst();
+  const rows = await queries.rows.execute();
   return {
     totalItems: Number(total?.n ?? 0),
     items: rows.map((r) => ({
@@ -147,7 +53,7 @@ export async function searchPeople(ctx: Ctx, q: SearchQuery): Promise<{ totalIte
       maxMonthlyRiskScore: Number(r.maxMonthlyRisk),
       copiers: Number(r.copiers),
       profitableMonthsPct: Number(r.profitableMonthsPct),
-      weeksSinceRegistration: weeksSince(r.createdAt, now),
+      weeksSinceRegistration: weeksSince(r.registeredAt, now),
       countryId: r.countryCode,
       ...(r.pct !== null && r.pct !== undefined ? { instrumentPct: Number(r.pct) } : {}),
     })),

@@ -1,10 +1,10 @@
 import { api } from "../../../http/access.js";
 import type { App } from "../../../http/app-type.js";
-import { sendCached, sendFailure } from "../../../http/cached-reply.js";
+import { sendBytes, sendCached, sendFailure } from "../../../http/cached-reply.js";
 import { type Deps, withActor } from "../../context.js";
 import { READ_SCOPES } from "../shared/access.js";
 import { E404 } from "../shared/errors.schemas.js";
-import type { SocialReadCache } from "../shared/read-cache.js";
+import type { SharedParts } from "../shared/shared-documents.js";
 import {
   FeedPage,
   FeedPageAlt,
@@ -15,6 +15,7 @@ import {
   UserParams,
 } from "../shared/social.schemas.js";
 import { type FeedRequest, type FeedVariant, feedVariant, PINNED_MAX, readFeed } from "./read-feed.js";
+import { sharedFeedAnswer, sharedFrame, sharesListing } from "./shared-feed.js";
 
 const PAGING_NOTE =
   "`take` 1..100 (default 20), `offset` >= 0, `reactionsPageSize` 1..50 (default 10); out of range: 422. " +
@@ -33,13 +34,13 @@ interface FeedRoute {
   request: (params: Record<string, string>) => FeedRequest;
 }
 
-export function registerFeedRoutes(app: App, deps: Deps, cache: SocialReadCache): void {
-  feedRoute(app, deps, cache, "/api/v1/feeds/saved", {
+export function registerFeedRoutes(app: App, deps: Deps, parts: SharedParts): void {
+  feedRoute(app, deps, parts, "/api/v1/feeds/saved", {
     operationId: "getSavedFeed",
     summary: "The caller's saved posts, newest save first",
     request: () => ({ feed: "saved" }),
   });
-  feedRoute(app, deps, cache, "/api/v1/feeds/instrument/:marketId", {
+  feedRoute(app, deps, parts, "/api/v1/feeds/instrument/:marketId", {
     operationId: "getInstrumentFeedPosts",
     summary: "Posts tagged with one instrument (older alias; alternate attachment form)",
     params: MarketParams,
@@ -47,43 +48,43 @@ export function registerFeedRoutes(app: App, deps: Deps, cache: SocialReadCache)
     alt: true,
     request: (p) => ({ feed: "instrument", marketId: p.marketId!, alias: true }),
   });
-  feedRoute(app, deps, cache, "/api/v1/feeds/markets/:marketId", {
+  feedRoute(app, deps, parts, "/api/v1/feeds/markets/:marketId", {
     operationId: "getInstrumentFeedPosts2",
     summary: "Posts tagged with one instrument",
     params: MarketParams,
     request: (p) => ({ feed: "instrument", marketId: p.marketId!, alias: false }),
   });
-  feedRoute(app, deps, cache, "/api/v1/feeds/user/:userId", {
+  feedRoute(app, deps, parts, "/api/v1/feeds/user/:userId", {
     operationId: "getUserFeedPosts",
     summary: "Posts of one user (older alias)",
     params: UserParams,
     alias: true,
     request: (p) => ({ feed: "user", userId: p.userId!, alias: true }),
   });
-  feedRoute(app, deps, cache, "/api/v1/feeds/users/:userId", {
+  feedRoute(app, deps, parts, "/api/v1/feeds/users/:userId", {
     operationId: "getUserFeedPosts2",
     summary: "Posts of one user",
     params: UserParams,
     request: (p) => ({ feed: "user", userId: p.userId!, alias: false }),
   });
-  feedRoute(app, deps, cache, "/api/v1/feeds/users/:userId/pinned", {
+  feedRoute(app, deps, parts, "/api/v1/feeds/users/:userId/pinned", {
     operationId: "getUserPinnedFeedPosts",
     summary: `Posts one user pinned to their profile, newest pin first (no paging; at most ${PINNED_MAX})`,
     params: UserParams,
     pinned: true,
     request: (p) => ({ feed: "pinned", userId: p.userId! }),
   });
-  feedRoute(app, deps, cache, "/api/v1/feeds/following", {
+  feedRoute(app, deps, parts, "/api/v1/feeds/following", {
     operationId: "getFollowingFeed",
     summary: "Posts of the users the caller follows",
     request: () => ({ feed: "following" }),
   });
-  feedRoute(app, deps, cache, "/api/v1/feeds/for-you", {
+  feedRoute(app, deps, parts, "/api/v1/feeds/for-you", {
     operationId: "getPersonalisedForYouFeed",
     summary: "Posts of followed users and of trending instruments, each with its `reason`",
     request: () => ({ feed: "forYou" }),
   });
-  feedRoute(app, deps, cache, "/api/v1/feeds/news", {
+  feedRoute(app, deps, parts, "/api/v1/feeds/news", {
     operationId: "getNewsFeed",
     summary: "Every visible post, newest first",
     request: () => ({ feed: "news" }),
@@ -91,7 +92,8 @@ export function registerFeedRoutes(app: App, deps: Deps, cache: SocialReadCache)
 }
 
 /** One feed: a page of discussions, answered from the read cache while nothing it shows changed. */
-function feedRoute(app: App, deps: Deps, cache: SocialReadCache, url: string, f: FeedRoute): void {
+function feedRoute(app: App, deps: Deps, parts: SharedParts, url: string, f: FeedRoute): void {
+  const cache = parts.cache;
   app.route({
     method: "GET",
     url,
@@ -139,6 +141,17 @@ function feedRoute(app: App, deps: Deps, cache: SocialReadCache, url: string, f:
         ].join("\u0000");
         sendCached(reply.code(200), cache, key, () => readFeed(ctx, feed, query, variant));
       };
+      if (cache.enabled && sharesListing(feed) && request.actor.kind === "user") {
+        // Shared listing and documents plus the caller's marks (docs/decisions/0169, 0170).
+        const serialize = (page: unknown) => String(reply.serialize(page));
+        sharedFrame(ctx, parts, feed, query)
+          .then((frame) => sharedFeedAnswer(ctx, parts, frame, query, serialize))
+          .then(
+            (body) => (body ? sendBytes(reply, body) : send({ key: "" })),
+            (error: unknown) => sendFailure(reply, error),
+          );
+        return;
+      }
       const variant = feedVariant(ctx, feed);
       if (variant instanceof Promise) variant.then(send).catch((error: unknown) => sendFailure(reply, error));
       else send(variant);

@@ -67,8 +67,63 @@ export async function readFeed(
   /** The variant the caller keyed the answer by (for-you: build the page from that trending list). */
   variant?: FeedVariant,
 ): Promise<Answer<FeedPageView>> {
-  const actor = requireReader(ctx.actor);
-  const me = actor.userId;
+  const me = requireReader(ctx.actor).userId;
+  const { source, path, form, trending, deps, paged, take, offset } = await feedFrame(ctx, request, query, variant);
+  const repo = socialRepository(ctx.db.kysely);
+  // One row more than the page tells whether a next page exists.
+  const rows = await repo.feedPage(source, me, offset, take + 1);
+  const page = rows.slice(0, take);
+  const reasons = request.feed === "forYou" ? await reasonsFor(ctx, me, page, trending) : undefined;
+  const discussions = await assembleDiscussions(ctx, page, {
+    requesterId: me,
+    commentsTake: FEED_COMMENTS_PREVIEW,
+    withReplies: false,
+    reactionsTake: paged ? query.reactionsPageSize : 10,
+    form,
+    ...(reasons ? { reasons } : {}),
+  });
+  return {
+    view: toFeedPage(
+      discussions,
+      pagingOf(path, query, offset, take, paged && rows.length > take),
+      STREAM[request.feed],
+    ),
+    deps: [...deps, ...dependenciesOf(page, me)],
+  };
+}
+
+/** A page's paging: `next` links to the following page when there is one. */
+export function pagingOf(path: string, query: FeedQuery, offset: number, take: number, hasNext: boolean) {
+  const next = hasNext
+    ? `${path}?offset=${offset + take}&take=${take}&reactionsPageSize=${query.reactionsPageSize}${
+        query.badgesExperimentIsEnabled ? "&badgesExperimentIsEnabled=true" : ""
+      }`
+    : "";
+  return { next, offSet: offset, take };
+}
+
+/** What a feed request reads: its source, its path (for `next`), its form and its stream's name. */
+export interface FeedFrame {
+  source: FeedSource;
+  path: string;
+  form: AttachmentForm;
+  stream: string;
+  trending: number[];
+  /** What the page depends on besides the posts it shows. */
+  deps: DependencyKey[];
+  paged: boolean;
+  take: number;
+  offset: number;
+}
+
+/** Resolves a feed request (404 for an unknown instrument or user). */
+export async function feedFrame(
+  ctx: Ctx,
+  request: FeedRequest,
+  query: FeedQuery,
+  variant?: FeedVariant,
+): Promise<FeedFrame> {
+  const me = requireReader(ctx.actor).userId;
   const paged = request.feed !== "pinned";
   const take = paged ? query.take : PINNED_MAX;
   const offset = paged ? query.offset : 0;
@@ -122,29 +177,7 @@ export async function readFeed(
       break;
   }
 
-  const repo = socialRepository(ctx.db.kysely);
-  // One row more than the page tells whether a next page exists.
-  const rows = await repo.feedPage(source, me, offset, take + 1);
-  const page = rows.slice(0, take);
-  const reasons = request.feed === "forYou" ? await reasonsFor(ctx, me, page, trending) : undefined;
-  const discussions = await assembleDiscussions(ctx, page, {
-    requesterId: me,
-    commentsTake: FEED_COMMENTS_PREVIEW,
-    withReplies: false,
-    reactionsTake: paged ? query.reactionsPageSize : 10,
-    form,
-    ...(reasons ? { reasons } : {}),
-  });
-  const next =
-    paged && rows.length > take
-      ? `${path}?offset=${offset + take}&take=${take}&reactionsPageSize=${query.reactionsPageSize}${
-          query.badgesExperimentIsEnabled ? "&badgesExperimentIsEnabled=true" : ""
-        }`
-      : "";
-  return {
-    view: toFeedPage(discussions, { next, offSet: offset, take }, STREAM[request.feed]),
-    deps: [...deps, ...dependenciesOf(page, me)],
-  };
+  return { source, path, form, stream: STREAM[request.feed], trending, deps, paged, take, offset };
 }
 
 /** What a feed page depends on that no write announces: for-you's trending instruments. */

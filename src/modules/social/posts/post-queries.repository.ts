@@ -87,14 +87,18 @@ export const postQueries = {
             .where("c.isDeleted", "=", 0)
             .where("c.isSpam", "=", 0)
             .as("commentsTop"),
-          eb
+          // Shares naming the post as origin, plus those naming it as shared post only: two index
+          // searches (one `or` of both columns made SQLite scan every post: 117 ms at 100k posts).
+          sql<number | string>`(${eb
             .selectFrom("posts as s")
             .select(eb.fn.countAll<number | string>().as("n"))
-            .where((w) =>
-              w.or([w("s.sharedOriginPostId", "=", w.ref("p.id")), w("s.sharedPostId", "=", w.ref("p.id"))]),
-            )
-            .where("s.isDeleted", "=", 0)
-            .as("shares"),
+            .whereRef("s.sharedOriginPostId", "=", "p.id")
+            .where("s.isDeleted", "=", 0)}) + (${eb
+            .selectFrom("posts as s")
+            .select(eb.fn.countAll<number | string>().as("n"))
+            .whereRef("s.sharedPostId", "=", "p.id")
+            .where((w) => w.or([w("s.sharedOriginPostId", "is", null), w("s.sharedOriginPostId", "<>", w.ref("p.id"))]))
+            .where("s.isDeleted", "=", 0)})`.as("shares"),
           flag(
             eb,
             eb

@@ -1,12 +1,12 @@
 import { Type } from "typebox";
 import { api } from "../../../http/access.js";
 import type { App } from "../../../http/app-type.js";
-import { sendCached } from "../../../http/cached-reply.js";
+import { sendBytes, sendCached, sendFailure } from "../../../http/cached-reply.js";
 import { NoContent } from "../../../http/schemas.js";
 import { type Deps, withActor } from "../../context.js";
 import { READ_SCOPES, WRITE_SCOPES } from "../shared/access.js";
 import { E403, E404 } from "../shared/errors.schemas.js";
-import type { SocialReadCache } from "../shared/read-cache.js";
+import type { SharedParts } from "../shared/shared-documents.js";
 import {
   CreateDiscussionBody,
   Discussion,
@@ -25,6 +25,7 @@ import { deletePost } from "./delete-post.js";
 import { getPost } from "./get-post.js";
 import { listShares } from "./list-shares.js";
 import { sharePost } from "./share-post.js";
+import { sharedPostAnswer, sharedPostHit } from "./shared-post.js";
 import { updatePost } from "./update-post.js";
 
 const TAGS = ["Feeds"];
@@ -60,7 +61,8 @@ function createPostRoute(app: App, deps: Deps, url: string, operationId: string,
   });
 }
 
-export function registerPostRoutes(app: App, deps: Deps, cache: SocialReadCache): void {
+export function registerPostRoutes(app: App, deps: Deps, parts: SharedParts): void {
+  const cache = parts.cache;
   const prefix = deps.config.scopePrefix;
   const write = { scopes: WRITE_SCOPES };
 
@@ -94,7 +96,17 @@ export function registerPostRoutes(app: App, deps: Deps, cache: SocialReadCache)
       // The route's hooks have checked the caller and its scopes: the key needs only who it is.
       const caller = request.actor.kind === "user" ? request.actor.userId : "";
       const key = `post\u0000${caller}\u0000${postId}\u0000${take}`;
-      sendCached(reply.code(200), cache, key, () => getPost(withActor(deps, request.actor), postId, { take }));
+      const ctx = withActor(deps, request.actor);
+      const perCaller = () => sendCached(reply.code(200), cache, key, () => getPost(ctx, postId, { take }));
+      const kind = request.actor.kind;
+      if (!cache.enabled || (kind !== "user" && kind !== "anonymous")) return perCaller();
+      // Shared documents (docs/decisions/0169): anonymous hits are the shared bytes, at once.
+      const hit = kind === "anonymous" ? sharedPostHit(parts, postId, take) : undefined;
+      if (hit) return sendBytes(reply, hit);
+      sharedPostAnswer(ctx, parts, postId, take, caller || null, (view) => String(reply.serialize(view))).then(
+        (body) => (body ? sendBytes(reply, body) : perCaller()),
+        (error: unknown) => sendFailure(reply, error),
+      );
     },
   });
 

@@ -215,6 +215,8 @@ export interface DiscussionOptions<F extends AttachmentForm> {
   reactionsTake: number;
   form: F;
   reasons?: Map<string, ReasonView | null>;
+  /** Filled with the owner of each post and inline comment shown (shared documents need them). */
+  owners?: Map<string, string>;
 }
 
 /** Comment items for comment rows of (possibly) several posts; a fixed number of queries. */
@@ -275,6 +277,7 @@ export async function assembleDiscussions<F extends AttachmentForm>(
     o.reactionsTake,
   );
   const b = rel.bundle;
+  if (o.owners) for (const e of [...rows, ...all]) o.owners.set(e.id, e.ownerId);
   const likes = likesByEntity(rel.likes);
   const postSeqs = new Map(rows.map((r) => [r.id, r.seq]));
   const items = nestReplies(all, commentItems(all, rel, likes, postSeqs, o.reactionsTake, me), comments.length);

@@ -22,7 +22,10 @@ export const postKey = (postId: string): DependencyKey => `post:${postId}`;
 export const userKey = (userId: string): DependencyKey => `user:${userId}`;
 
 interface Entry {
-  body: Buffer;
+  /** An answer's bytes (`peek`), or a shared part of answers (`peekValue`: documents, listings). */
+  value: unknown;
+  /** Bytes charged to the budget. */
+  size: number;
   generation: number;
   deps: readonly DependencyKey[];
   bornAt: number;
@@ -78,7 +81,7 @@ export class SocialReadCache {
     if (!entry) return undefined;
     if (this.isCurrent(entry)) {
       this.hits++;
-      return entry.body;
+      return entry.value as Buffer;
     }
     this.drop(key, entry);
     return undefined;
@@ -90,9 +93,40 @@ export class SocialReadCache {
     this.misses++;
     const generation = this.generation;
     const computed = await compute();
-    const fresh: Entry = { body: computed.body, generation, deps: computed.deps, bornAt: this.now() };
-    if (this.isCurrent(fresh) && computed.body.length <= this.settings.maxBytes) this.store(key, fresh);
+    this.keep(key, computed.body, computed.body.length, computed.deps, generation);
     return computed.body;
+  }
+
+  /** The generation a computation starts at: pass it to `keep` once its result is known. */
+  get current(): number {
+    return this.generation;
+  }
+
+  /** A shared part (a document, a listing) kept under `key` while current; undefined otherwise. */
+  peekValue<T>(key: string): T | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (this.isCurrent(entry)) {
+      this.hits++;
+      return entry.value as T;
+    }
+    this.drop(key, entry);
+    return undefined;
+  }
+
+  /** Counts a computation of a shared part (for the hit ratio the metrics show). */
+  missed(): void {
+    this.misses++;
+  }
+
+  /**
+   * Keeps `value` (charged `size` bytes) computed from the state at `since` (`current` before it
+   * started), unless one of `deps` changed meanwhile or it alone exceeds the budget.
+   */
+  keep(key: string, value: unknown, size: number, deps: readonly DependencyKey[], since: number): void {
+    if (!this.enabled) return;
+    const fresh: Entry = { value, size, generation: since, deps, bornAt: this.now() };
+    if (this.isCurrent(fresh) && size <= this.settings.maxBytes) this.store(key, fresh);
   }
 
   changed(event: Pick<SocialChanged, "postIds" | "userIds" | "listings">): void {
@@ -120,7 +154,7 @@ export class SocialReadCache {
     const old = this.entries.get(key);
     if (old) this.drop(key, old);
     this.entries.set(key, entry);
-    this.bytes += entry.body.length;
+    this.bytes += entry.size;
     // The oldest answers go first (insertion order) until the budget holds.
     for (const [k, e] of this.entries) {
       if (this.bytes <= this.settings.maxBytes) break;
@@ -130,7 +164,7 @@ export class SocialReadCache {
 
   private drop(key: string, entry: Entry): void {
     this.entries.delete(key);
-    this.bytes -= entry.body.length;
+    this.bytes -= entry.size;
   }
 }
 

@@ -16,7 +16,7 @@ export type PollRow = Selectable<PollsTable>;
 export type PollOptionRow = Selectable<PollOptionsTable>;
 export type TagRow = Selectable<PostTagsTable>;
 export type MentionRow = Selectable<MentionsTable>;
-export type NewPost = Omit<PostRow, "seq">;
+export type NewPost = Omit<PostRow, "seq" | "trade"> & { trade?: string | null };
 export type NewComment = Omit<CommentRow, "seq">;
 
 /** Which posts a feed pages through; each is served by one index (see migration 006). */

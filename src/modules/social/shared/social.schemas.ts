@@ -79,6 +79,16 @@ const PostType = Type.Union([
   Type.Literal("Article"),
 ]);
 
+/** A Trade post's trade (upstream's `metadata.trade`; decision 0175). */
+export const TradeMetadata = Type.Object({
+  type: Type.Union([Type.Literal("Open"), Type.Literal("Close")], { description: "Trade lifecycle stage" }),
+  positionId: Type.Integer({ description: "The demo position's id" }),
+  market: Market,
+  gain: Type.Number({ description: "A close's net P/L in percent of the amount it closed; 0 on an open" }),
+  rate: Type.Number({ description: "The open's or the close's rate" }),
+  direction: Type.Union([Type.Literal("Long"), Type.Literal("Short")]),
+});
+
 export const PollMetadata = Type.Object({
   id: Type.Integer(),
   title: Type.String(),
@@ -116,7 +126,7 @@ function postSchema<A extends TSchema, T extends TSchema, S extends TProperties>
       attachments: Type.Array(attachment),
       tags: Type.Array(TagEntry),
       mentions: Type.Array(MentionEntry),
-      metadata: Type.Object({ ...share, poll: Type.Optional(PollMetadata) }),
+      metadata: Type.Object({ ...share, poll: Type.Optional(PollMetadata), trade: Type.Optional(TradeMetadata) }),
     },
     { description },
   );

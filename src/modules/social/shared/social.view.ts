@@ -15,6 +15,7 @@ import type {
   Post,
   PostAlt,
   Reactions,
+  TradeMetadata,
 } from "./social.schemas.js";
 
 /*
@@ -27,6 +28,7 @@ export type AttachmentAltView = Static<typeof AttachmentAlt>;
 /** Which attachment form a response uses. */
 export type AttachmentForm = "request" | "alt";
 export type PollView = Static<typeof PollMetadata>;
+export type TradeView = Static<typeof TradeMetadata>;
 export type PostView = Static<typeof Post>;
 export type PostAltView = Static<typeof PostAlt>;
 export type PostOf<F extends AttachmentForm> = F extends "alt" ? PostAltView : PostView;
@@ -128,7 +130,19 @@ function pollOf(b: Bundle, postId: string): PollView | undefined {
 /** A Post with its attachments in the form `attach` makes; a share carries its shared and origin posts. */
 interface PostShape<A> extends Omit<PostView, "attachments" | "metadata"> {
   attachments: A[];
-  metadata: { share?: { sharedPost: PostShape<A>; sharedOriginPost: PostShape<A> }; poll?: PollView };
+  metadata: {
+    share?: { sharedPost: PostShape<A>; sharedOriginPost: PostShape<A> };
+    poll?: PollView;
+    trade?: TradeView;
+  };
+}
+
+/** A Trade post's trade as stored (publish-trade.ts), with its instrument's market as tagged. */
+function tradeOf(b: Bundle, row: PostRow): TradeView | undefined {
+  if (row.type !== "Trade" || !row.trade) return undefined;
+  const { instrumentId, ...trade } = JSON.parse(row.trade) as Omit<TradeView, "market"> & { instrumentId: number };
+  const market = b.markets.get(instrumentId);
+  return market ? { ...trade, market } : undefined;
 }
 
 function postView<A>(row: PostRow, b: Bundle, attach: (a: AttachmentView) => A, nested = false): PostShape<A> {
@@ -136,6 +150,8 @@ function postView<A>(row: PostRow, b: Bundle, attach: (a: AttachmentView) => A, 
   const metadata: PostShape<A>["metadata"] = {};
   const poll = pollOf(b, row.id);
   if (poll) metadata.poll = poll;
+  const trade = row.isDeleted ? undefined : tradeOf(b, row);
+  if (trade) metadata.trade = trade;
   if (!nested && row.type === "Share" && row.sharedPostId && row.sharedOriginPostId) {
     const shared = b.posts.get(row.sharedPostId);
     const origin = b.posts.get(row.sharedOriginPostId);

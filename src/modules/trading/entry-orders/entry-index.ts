@@ -1,10 +1,16 @@
-import { BTree } from "../../../core/sorted-tree.js";
+import { type Resting, Side, Tops } from "./entry-side.js";
 
 /**
- * The resting entry (market-if-touched) orders, ordered by trigger price per instrument and side,
- * so that one price update costs O(log n + orders reached), as the stop-losses' index does
- * (../trigger-index.ts). A buy is reached when the ask falls to its trigger or below (it would
- * open at the ask), a sell when the bid rises to its trigger or above.
+ * The resting entry (market-if-touched) orders, per instrument and side, nearest trigger first
+ * (decision 0161). A buy is reached when the ask falls to its trigger or below (it would open at
+ * the ask), a sell when the bid rises to its trigger or above.
+ *
+ * Each side is a binary heap of (key, orderId) pairs in one Float64Array, its top the nearest
+ * order (the highest buy trigger, the lowest sell trigger; equal triggers: the older id first).
+ * A removed order leaves its slot behind: the slot is dropped when it comes to the top, or when
+ * such slots outnumber the live ones the side is rebuilt (O(n), so O(1) per removal amortized).
+ * The top is always live, and mirrored per instrument id in one array: a tick that reaches nothing
+ * reads two numbers and allocates nothing; each order reached costs O(log n).
  */
 export interface WatchedEntry {
   orderId: number;
@@ -13,64 +19,53 @@ export interface WatchedEntry {
   triggerRate: number;
 }
 
-type Key = [number, number];
-const compareKeys = (a: Key, b: Key) => a[0] - b[0] || a[1] - b[1];
-
-/** One instrument's buys or sells, with the trigger nearest the price cached (most ticks reach none). */
-class Side {
-  readonly tree = new BTree<Key, WatchedEntry>(undefined, compareKeys);
-  /** The highest buy trigger or the lowest sell trigger; undefined = to be read from the tree. */
-  nearest: number | undefined;
-
-  constructor(readonly isBuy: boolean) {}
-
-  add(e: WatchedEntry): void {
-    this.tree.set([e.triggerRate, e.orderId], e);
-    if (this.nearest !== undefined && (this.isBuy ? e.triggerRate > this.nearest : e.triggerRate < this.nearest)) {
-      this.nearest = e.triggerRate;
-    }
-  }
-
-  delete(e: WatchedEntry): void {
-    this.tree.delete([e.triggerRate, e.orderId]);
-    if (e.triggerRate === this.nearest) this.nearest = undefined;
-  }
-
-  /** The nearest trigger: ±Infinity when empty (nothing can be reached). */
-  best(): number {
-    if (this.nearest === undefined) {
-      const key = this.isBuy ? this.tree.maxKey() : this.tree.minKey();
-      this.nearest = key ? key[0] : this.isBuy ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
-    }
-    return this.nearest;
-  }
-}
-
-/** What a tick that reaches nothing returns (shared: most ticks allocate nothing). */
-const NONE: readonly WatchedEntry[] = Object.freeze([]);
-
 interface Instrument {
   buys: Side;
   sells: Side;
 }
 
+/** What a tick that reaches nothing returns (shared: most ticks allocate nothing). */
+const NONE: readonly WatchedEntry[] = Object.freeze([]);
+
 export class EntryIndex {
-  /** instrumentId → its buys and sells by [triggerRate, orderId]. */
+  /** instrumentId → its buys and sells. */
   private readonly instruments = new Map<number, Instrument>();
-  private readonly entries = new Map<number, WatchedEntry>();
+  private readonly entries = new Map<number, Resting>();
+  private readonly tops = new Tops();
+  /** `tops.keys`, read by every tick (one load fewer). */
+  private topKeys = this.tops.keys;
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** Heap slots held, removed orders not yet dropped included (at most about twice the size). */
+  get slots(): number {
+    let n = 0;
+    for (const i of this.instruments.values()) n += i.buys.slots + i.sells.slots;
+    return n;
   }
 
   has(orderId: number): boolean {
     return this.entries.has(orderId);
   }
 
+  /** Forgets every order (the sandbox's world reset, before the index is loaded again). */
+  clear(): void {
+    this.entries.clear();
+    this.instruments.clear();
+    this.topKeys.fill(Number.POSITIVE_INFINITY);
+  }
+
   private side(instrumentId: number, isBuy: boolean): Side {
     let instrument = this.instruments.get(instrumentId);
     if (!instrument) {
-      instrument = { buys: new Side(true), sells: new Side(false) };
+      const slot = this.tops.cover(instrumentId) ? 2 * instrumentId : -1;
+      this.topKeys = this.tops.keys;
+      instrument = {
+        buys: new Side(instrumentId, true, this.entries, this.tops, slot),
+        sells: new Side(instrumentId, false, this.entries, this.tops, slot < 0 ? -1 : slot + 1),
+      };
       this.instruments.set(instrumentId, instrument);
     }
     return isBuy ? instrument.buys : instrument.sells;
@@ -79,40 +74,57 @@ export class EntryIndex {
   /** Watches an order (replacing what was watched for it). */
   add(entry: WatchedEntry): void {
     this.remove(entry.orderId);
-    this.side(entry.instrumentId, entry.isBuy).add(entry);
-    this.entries.set(entry.orderId, entry);
+    const side = this.side(entry.instrumentId, entry.isBuy);
+    const key = side.keyOf(entry.triggerRate);
+    this.entries.set(entry.orderId, { side, key });
+    side.push(key, entry.orderId);
   }
 
   remove(orderId: number): void {
-    const entry = this.entries.get(orderId);
-    if (!entry) return;
+    const order = this.entries.get(orderId);
+    if (!order) return;
     this.entries.delete(orderId);
-    this.side(entry.instrumentId, entry.isBuy).delete(entry);
+    order.side.forget();
   }
 
   /**
-   * Applies a new bid/ask: every order reached leaves the index and is returned (each once). A
-   * tick that reaches none costs two comparisons per side; one that does, O(log n + reached).
+   * Applies a new bid/ask: every order reached leaves the index and is returned (each once), the
+   * buys highest trigger first, then the sells lowest first (equal triggers: the older order
+   * first). A tick that reaches none costs one map read and two comparisons; one that does,
+   * O(log n) per order reached.
    */
   update(instrumentId: number, bid: number, ask: number): readonly WatchedEntry[] {
+    // In keys: a buy is reached when −trigger ≤ −ask, a sell when trigger ≤ bid.
+    const tops = this.topKeys;
+    const i = 2 * instrumentId;
+    if (i < tops.length && instrumentId >>> 0 === instrumentId && !(tops[i]! <= -ask) && !(tops[i + 1]! <= bid)) {
+      return NONE;
+    }
     const instrument = this.instruments.get(instrumentId);
     if (instrument === undefined) return NONE;
     const { buys, sells } = instrument;
-    const buyHit = (buys.nearest ?? buys.best()) >= ask;
-    const sellHit = (sells.nearest ?? sells.best()) <= bid;
-    if (!buyHit && !sellHit) return NONE;
+    if (!(buys.top <= -ask) && !(sells.top <= bid)) return NONE;
     const reached: WatchedEntry[] = [];
-    if (buyHit) {
-      // Buys whose trigger is at or above the ask, highest first.
-      const t = buys.tree;
-      for (let k = t.maxKey(); k !== undefined && k[0] >= ask; k = t.nextLowerKey(k)) reached.push(t.get(k)!);
-    }
-    if (sellHit) {
-      // Sells whose trigger is at or below the bid, lowest first.
-      const t = sells.tree;
-      for (let k = t.minKey(); k !== undefined && k[0] <= bid; k = t.nextHigherKey(k)) reached.push(t.get(k)!);
-    }
-    for (const e of reached) this.remove(e.orderId);
+    this.reach(buys, -ask, reached);
+    this.reach(sells, bid, reached);
     return reached;
+  }
+
+  private reach(side: Side, limit: number, reached: WatchedEntry[]): void {
+    for (;;) {
+      const key = side.top;
+      // The top is live, so its id maps to it; taking it off, the index forgets it before the
+      // next top is checked (a second slot of the same order is then seen as stale).
+      if (!(key <= limit)) return;
+      const orderId = side.topId();
+      this.entries.delete(orderId);
+      side.popTop();
+      reached.push({
+        orderId,
+        instrumentId: side.instrumentId,
+        isBuy: side.isBuy,
+        triggerRate: side.isBuy ? -key : key,
+      });
+    }
   }
 }

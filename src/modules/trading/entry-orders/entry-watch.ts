@@ -85,11 +85,19 @@ export function registerEntryOrderWatch(deps: Deps): void {
   });
 }
 
-function reached(index: EntryIndex, quotes: readonly Quote[]): WatchedEntry[] {
-  if (index.size === 0) return [];
-  const out: WatchedEntry[] = [];
-  for (const q of quotes) for (const e of index.update(q.instrumentId, q.bid, q.ask)) out.push(e);
-  return out;
+const NONE_REACHED: readonly WatchedEntry[] = Object.freeze([]);
+
+/** The orders a tick's quotes reach (a tick that reaches none allocates nothing). */
+function reached(index: EntryIndex, quotes: readonly Quote[]): readonly WatchedEntry[] {
+  if (index.size === 0) return NONE_REACHED;
+  let out: WatchedEntry[] | undefined;
+  for (const q of quotes) {
+    const hits = index.update(q.instrumentId, q.bid, q.ask);
+    if (hits.length === 0) continue;
+    if (out === undefined) out = [];
+    out.push(...hits);
+  }
+  return out ?? NONE_REACHED;
 }
 
 async function rewatch(deps: Deps, orderId: number): Promise<void> {

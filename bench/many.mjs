@@ -1,0 +1,259 @@
+#!/usr/bin/env node
+// Many-caller benchmarks (docs/decisions/0167): 1,000 callers with their own key pairs, Zipf-chosen
+// posts and feed pages with 5% writes, notification polls, orders from 100 callers; on SQLite
+// and/or PostgreSQL, in a world of 10k, 100k or 1M posts (decision 0168). Each scenario's app is
+// loaded in alternating rounds with a plain node:http server answering the same bytes per URL.
+// usage: npm run build && node bench/many.mjs [scenario ...] [--engine sqlite,postgres]
+//        [--world small|default|large, or a list: small,large also prints the scale comparison]
+//        [--duration S] [--rounds N] [--connections C] [--sequence N]
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import { cpuSeconds, median, plainInserts, rssMb, startApp } from "./lib.mjs";
+import { SCENARIOS } from "./many/scenarios.mjs";
+import { cursor } from "./many/traffic.mjs";
+import { createEngine } from "./world/engines.mjs";
+import { seedWorld } from "./world/seed.mjs";
+import { WORLDS } from "./world/sizes.mjs";
+
+/** A reused world keeps what the server stored sealed; any fixed key opens it again. */
+const SECRETS_KEY_FOR_REUSE = Buffer.alloc(32, 19).toString("base64");
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    engine: { type: "string", default: "sqlite" },
+    world: { type: "string", default: "default" },
+    duration: { type: "string", default: "8" },
+    rounds: { type: "string", default: "3" },
+    connections: { type: "string", default: "50" },
+    sequence: { type: "string", default: "5000" },
+    reuse: { type: "string" },
+    help: { type: "boolean", default: false },
+  },
+});
+const names = positionals.length ? positionals : Object.keys(SCENARIOS);
+if (values.help || names.some((n) => !SCENARIOS[n])) {
+  console.log(
+    `usage: node bench/many.mjs [scenario ...] [--engine sqlite,postgres] [--world small|default|large] [--duration S] [--rounds N] [--connections C]\nscenarios: ${Object.keys(SCENARIOS).join(", ")}`,
+  );
+  process.exit(values.help ? 0 : 2);
+}
+const opts = { duration: Number(values.duration), connections: Number(values.connections) };
+const rounds = Number(values.rounds);
+const engines = values.engine.split(",");
+const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : "n/a");
+const log = (s) => process.stderr.write(`${s}\n`);
+
+/** Loads `baseUrl` with the sequence (from its start), sampling the server's memory and CPU. */
+async function load(baseUrl, sequence, callers, { duration, connections, pid }) {
+  let peak = rssMb(pid);
+  const cpuBefore = cpuSeconds(pid);
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 250);
+  try {
+    const r = await autocannon({
+      url: baseUrl,
+      connections,
+      duration,
+      requests: [{ setupRequest: cursor(sequence, callers) }],
+    });
+    return {
+      rps: r.requests.average,
+      p99: r.latency.p99,
+      non2xx: r.non2xx,
+      errors: r.errors + r.timeouts,
+      ok: r["2xx"],
+      peakRssMb: Math.max(peak, rssMb(pid)),
+      cpuUsPerRequest: ((cpuSeconds(pid) - cpuBefore) * 1e6) / r.requests.total,
+    };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+/** The app's answer to each distinct key of the sequence (writes: one real write of each kind). */
+async function capture(baseUrl, sequence) {
+  const firsts = new Map();
+  for (const r of sequence) if (!firsts.has(r.key)) firsts.set(r.key, r);
+  const todo = [...firsts.values()];
+  const answers = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < todo.length) {
+      const r = todo[next++];
+      const res = await fetch(baseUrl + r.path, {
+        method: r.method,
+        headers: { ...r.headers, "x-request-id": crypto.randomUUID() },
+        body: r.body,
+      });
+      const body = Buffer.from(await res.arrayBuffer());
+      if (res.status >= 300) throw new Error(`${r.method} ${r.path}: ${res.status} ${body}`);
+      answers.push([
+        r.key,
+        { status: res.status, contentType: res.headers.get("content-type"), body: body.toString("base64") },
+      ]);
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  return answers;
+}
+
+async function startMapBaseline(answers) {
+  const dir = mkdtempSync(join(tmpdir(), "sta-many-baseline-"));
+  const file = join(dir, "answers.json");
+  writeFileSync(file, JSON.stringify(answers));
+  const child = spawn(process.execPath, [new URL("./many/map-baseline-server.mjs", import.meta.url).pathname], {
+    env: { ...process.env, BASELINE_MAP: file },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const port = await new Promise((resolve, reject) => {
+    child.stdout.once("data", (c) => resolve(JSON.parse(String(c)).port));
+    child.once("exit", (code) => reject(new Error(`baseline exited with ${code}`)));
+  });
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    pid: child.pid,
+    async stop() {
+      child.kill("SIGTERM");
+      await new Promise((r) => child.once("exit", r));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const summary = (rs) => ({
+  rps: median(rs.map((r) => r.rps)),
+  p99: median(rs.map((r) => r.p99)),
+  non2xx: rs.reduce((a, r) => a + r.non2xx, 0),
+  errors: rs.reduce((a, r) => a + r.errors, 0),
+  peakRssMb: Math.max(...rs.map((r) => r.peakRssMb)),
+  cpuUsPerRequest: median(rs.map((r) => r.cpuUsPerRequest)),
+});
+
+async function runScenario(name, engine, world, callers) {
+  const s = SCENARIOS[name];
+  // The sandbox (on by default outside production) snapshots the whole store into memory at each
+  // start (decision 0152): a development aid production runs without, off here.
+  const env = { ...engine.env, SANDBOX: "off", ...s.env };
+  const sequence = s.sequence(world, callers, Number(values.sequence));
+  const plain = s.baseline === "plain-inserts";
+  let app = await startApp(env, [], engine.database);
+  let baseline;
+  try {
+    if (!plain) {
+      log(`capturing the app's answers to ${new Set(sequence.map((r) => r.key)).size} distinct requests…`);
+      const answers = await capture(app.baseUrl, sequence);
+      baseline = await startMapBaseline(answers);
+      // A fresh process: the capture must not have warmed the app's caches.
+      await app.stop();
+      app = await startApp(env, [], engine.database);
+    }
+    log("warming up…");
+    const warm = { ...opts, duration: 2 };
+    await load(app.baseUrl, sequence, callers, { ...warm, pid: app.pid });
+    if (baseline) await load(baseline.baseUrl, sequence, callers, { ...warm, pid: baseline.pid });
+    const runs = { app: [], baseline: [] };
+    for (let i = 0; i < rounds; i++) {
+      for (const who of i % 2 === 0 ? ["app", "baseline"] : ["baseline", "app"]) {
+        log(`round ${i + 1}/${rounds}: ${who}…`);
+        if (who === "baseline" && plain) runs.baseline.push(await plainInserts(runs.app.at(-1)?.ok ?? 10_000));
+        else {
+          const target = who === "app" ? app : baseline;
+          runs[who].push(await load(target.baseUrl, sequence, callers, { ...opts, pid: target.pid }));
+        }
+      }
+    }
+    return { app: summary(runs.app), baseline: summary(runs.baseline), runs };
+  } finally {
+    await baseline?.stop();
+    await app.stop();
+  }
+}
+
+function seededEarlier(dir, worldName) {
+  const database = join(dir, `${worldName}.db`);
+  const callersFile = join(dir, `${worldName}.callers.json`);
+  if (!existsSync(database) || !existsSync(callersFile)) return undefined;
+  const engine = { kind: "sqlite", database, env: { SECRETS_KEY: SECRETS_KEY_FOR_REUSE }, drop: async () => {} };
+  return { engine, world: WORLDS[worldName], callers: JSON.parse(readFileSync(callersFile, "utf8")) };
+}
+
+function verdicts(t, a, ratio) {
+  const v = [];
+  if (t.minRatio) v.push(`${ratio >= t.minRatio ? "MET" : "MISSED"} ratio ≥ ${t.minRatio * 100}%`);
+  if (t.minRps) v.push(`${a.rps >= t.minRps ? "MET" : "MISSED"} ≥ ${t.minRps} req/s`);
+  if (t.maxP99Ms) v.push(`${a.p99 < t.maxP99Ms ? "MET" : "MISSED"} p99 < ${t.maxP99Ms} ms`);
+  if (t.maxRssMb) v.push(`${a.peakRssMb < t.maxRssMb ? "MET" : "MISSED"} RSS < ${t.maxRssMb} MB`);
+  return v.join("; ");
+}
+
+mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
+const worlds = values.world.split(",");
+const table = [];
+let failed = false;
+for (const worldName of worlds) {
+  for (const kind of engines) {
+    // --reuse DIR: a SQLite world seeded earlier (`bench:seed -- --world W --out DIR`), kept.
+    const kept = kind === "sqlite" && values.reuse ? seededEarlier(values.reuse, worldName) : undefined;
+    const engine = kept?.engine ?? (await createEngine(kind));
+    try {
+      log(`\n## ${kind}: ${kept ? `reusing ${engine.database}` : `seeding the ${worldName} world`}`);
+      const t0 = performance.now();
+      const { world, callers } = kept ?? (await seedWorld(engine.database, worldName));
+      const seedSeconds = (performance.now() - t0) / 1000;
+      log(`ready in ${seedSeconds.toFixed(1)} s`);
+      for (const name of names) {
+        log(`\n# ${name} on ${kind} (${worldName} world): ${SCENARIOS[name].description}`);
+        const r = await runScenario(name, engine, world, callers);
+        const ratio = r.app.rps / r.baseline.rps;
+        const verdict = verdicts(SCENARIOS[name].targets, r.app, ratio);
+        const line = { name, engine: kind, world: worldName, ratio, ...r, verdict };
+        table.push(line);
+        if (r.app.non2xx > 0 || r.app.errors > 0) failed = true;
+        log(
+          `${name} ${kind}: app ${fmt(r.app.rps)} req/s p99 ${fmt(r.app.p99, 1)} ms RSS ${fmt(r.app.peakRssMb, 1)} MB; baseline ${fmt(r.baseline.rps)} req/s; ratio ${fmt(ratio * 100, 1)}%`,
+        );
+        writeFileSync(
+          new URL(`./results/${name}-${kind}-${worldName}.json`, import.meta.url),
+          `${JSON.stringify({ at: new Date().toISOString(), options: { ...opts, rounds, world }, seedSeconds, ...line }, null, 2)}\n`,
+        );
+      }
+    } finally {
+      await engine.drop();
+    }
+  }
+}
+
+console.log(
+  `\nmany-caller scenarios, ${opts.connections} connections, ${rounds} rounds of ${opts.duration}s (medians; CPU µs: the server's CPU time per request, steadier than req/s on a shared machine)`,
+);
+console.log(
+  `${"scenario".padEnd(20)}${"engine".padEnd(10)}${"world".padEnd(9)}${"app req/s".padStart(10)}${"base req/s".padStart(11)}${"ratio".padStart(8)}${"p99 ms".padStart(8)}${"RSS MB".padStart(8)}${"CPU µs".padStart(8)}${"base µs".padStart(8)}${"failed".padStart(8)}  verdict`,
+);
+for (const l of table) {
+  console.log(
+    `${l.name.padEnd(20)}${l.engine.padEnd(10)}${l.world.padEnd(9)}${fmt(l.app.rps).padStart(10)}${fmt(l.baseline.rps).padStart(11)}${`${fmt(l.ratio * 100, 1)}%`.padStart(8)}${fmt(l.app.p99, 1).padStart(8)}${fmt(l.app.peakRssMb, 0).padStart(8)}${fmt(l.app.cpuUsPerRequest).padStart(8)}${fmt(l.baseline.cpuUsPerRequest).padStart(8)}${String(l.app.non2xx + l.app.errors).padStart(8)}  ${l.verdict}`,
+  );
+}
+// Scale (issue 19 item 6): the last world's figures against the first's, within 1.5x. The share
+// of the baseline is compared (it cancels the machine's load drifting between the two worlds'
+// runs), and p99.
+if (worlds.length > 1) {
+  const [first, last] = [worlds[0], worlds.at(-1)];
+  console.log(`\nscale: ${last} world against ${first} world (target: within 1.5x)`);
+  for (const l of table.filter((x) => x.world === last)) {
+    const b = table.find((x) => x.world === first && x.name === l.name && x.engine === l.engine);
+    if (!b) continue;
+    const share = b.ratio / l.ratio;
+    const p99 = l.app.p99 / b.app.p99;
+    const ok = share <= 1.5 && p99 <= 1.5;
+    console.log(
+      `${l.name.padEnd(20)}${l.engine.padEnd(10)} throughput share ${fmt(b.ratio * 100, 1)}% -> ${fmt(l.ratio * 100, 1)}% (${fmt(share, 2)}x lower), p99 ${fmt(b.app.p99, 1)} -> ${fmt(l.app.p99, 1)} ms (${fmt(p99, 2)}x): ${ok ? "MET" : "MISSED"}`,
+    );
+  }
+}
+if (failed) console.log("the app answered non-2xx or failed requests during a run: those figures are not valid");
+process.exit(failed ? 1 : 0);

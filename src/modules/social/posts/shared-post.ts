@@ -1,0 +1,98 @@
+import type { Ctx } from "../../context.js";
+import { assembleDiscussions } from "../shared/assemble.js";
+import { loadCallerMarks } from "../shared/caller-marks.repository.js";
+import { dependenciesOf } from "../shared/read-cache.js";
+import {
+  type Built,
+  docSize,
+  pushOverlaid,
+  type SharedDoc,
+  type SharedParts,
+  sharedDocOf,
+} from "../shared/shared-documents.js";
+import { socialRepository } from "../shared/social.repository.js";
+import type { DiscussionView } from "../shared/social.view.js";
+import { POST_REACTIONS_TAKE } from "./get-post.js";
+
+/** A post's shared document and who may see it (docs/decisions/0169). */
+interface PostDoc {
+  doc: SharedDoc;
+  /** Everyone (a visible post or a tombstone), or only its owner (a private profile's post). */
+  ownerOnly: boolean;
+  ownerId: string;
+}
+
+/**
+ * The document of one post as `GET /api/v1/posts/{postId}?take=` answers it, built with no
+ * requester. Undefined when the post is missing or seen by nobody but through the per-caller path
+ * (spam): those answers, and their 404s, are left to `getPost`.
+ */
+async function buildPostDoc(
+  ctx: Ctx,
+  postId: string,
+  take: number,
+  serialize: (view: DiscussionView) => string,
+): Promise<{ value: PostDoc; size: number; deps: string[] } | undefined> {
+  const found = await socialRepository(ctx.db.kysely).findPostFor(postId, null);
+  if (!found) return undefined;
+  const { visible, ...post } = found;
+  const deleted = post.isDeleted === 1;
+  if (!deleted && !visible && post.isSpam === 1) return undefined;
+  const owners = new Map<string, string>();
+  const [discussion] = await assembleDiscussions(ctx, [post], {
+    requesterId: null,
+    commentsTake: deleted ? 0 : take,
+    reactionsTake: POST_REACTIONS_TAKE,
+    form: "request",
+    owners,
+  });
+  const doc = sharedDocOf(serialize(discussion!), owners);
+  if (!doc) return undefined;
+  const value: PostDoc = { doc, ownerOnly: !deleted && !visible, ownerId: post.ownerId };
+  return { value, size: docSize(doc, postId) + 64, deps: dependenciesOf([post], null) };
+}
+
+/**
+ * Answers one post from its shared document plus the caller's marks (one query), or hands it to
+ * `fallback` (the per-caller path) when the caller may not be answered from it: the post is not
+ * shareable, not visible to the caller, or the caller is involved in a block.
+ */
+export async function sharedPostAnswer(
+  ctx: Ctx,
+  parts: SharedParts,
+  postId: string,
+  take: number,
+  caller: string | null,
+  serialize: (view: DiscussionView) => string,
+): Promise<Buffer | undefined> {
+  const key = `P\u0000${postId}\u0000${take}`;
+  const [found] = await parts.get<PostDoc>([key], async () => {
+    const built: Built<PostDoc> = new Map();
+    const doc = await buildPostDoc(ctx, postId, take, serialize);
+    if (doc) built.set(key, doc);
+    return built;
+  });
+  return found ? answerFrom(ctx, found, postId, caller) : undefined;
+}
+
+/** The hit path for anonymous callers: the shared bytes, synchronously; undefined otherwise. */
+export function sharedPostHit(parts: SharedParts, postId: string, take: number): Buffer | undefined {
+  const found = parts.peek<PostDoc>(`P\u0000${postId}\u0000${take}`);
+  return found && !found.ownerOnly ? found.doc.bytes : undefined;
+}
+
+async function answerFrom(
+  ctx: Ctx,
+  found: PostDoc,
+  postId: string,
+  caller: string | null,
+): Promise<Buffer | undefined> {
+  if (found.ownerOnly && caller !== found.ownerId) return undefined;
+  if (caller === null) return found.doc.bytes;
+  const { doc } = found;
+  const marks = await loadCallerMarks(ctx.db.kysely, caller, [postId], doc.likedIds, doc.optionIds);
+  if (marks.blocks) return undefined;
+  const parts: Buffer[] = [];
+  pushOverlaid(parts, doc, caller, marks);
+  return parts.length === 1 ? parts[0] : Buffer.concat(parts);
+}
