@@ -286,9 +286,17 @@ describe.each(suites)("the dashboard in %s", () => {
     await form.getByLabel("Stop-loss rate").press("Escape");
     await expect.poll(() => form.count()).toBe(0);
 
-    // the trailing flag: a checkbox, toggled with the keyboard
+    // the trailing flag: a checkbox, toggled with the keyboard. The form focuses its first field once
+    // painted; a keyboard user starts there and tabs to the checkbox (focusing it earlier races that)
     await edit.click();
-    await form.getByLabel("Trailing stop-loss").focus();
+    await expect
+      .poll(() => page.evaluate("document.activeElement && document.activeElement.id"))
+      .toBe(`exits-${positionId}-stop-loss`);
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    await expect
+      .poll(() => page.evaluate('document.activeElement && document.activeElement.getAttribute("type")'))
+      .toBe("checkbox");
     await page.keyboard.press("Space");
     expect(await form.getByLabel("Trailing stop-loss").isChecked()).toBe(true);
     await page.keyboard.press("Enter");
