@@ -1,7 +1,7 @@
 // Shared pieces of the benchmark harness: start the real server and the baseline as child
 // processes, drive them with autocannon, sample the server's resident memory.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -219,4 +219,36 @@ export async function plainInserts(count) {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The functions with the most self time in the (one) .cpuprofile a `--cpu-prof-dir` holds, as
+ * lines to print: share of the busy CPU, function, file and line; then the profile's path (open
+ * it in Chrome DevTools for the whole picture). `busy` is the share of the profile not idle.
+ */
+export function profileSummary(dir, top) {
+  const file = join(
+    dir,
+    readdirSync(dir).find((f) => f.endsWith(".cpuprofile")),
+  );
+  const { nodes, samples, timeDeltas } = JSON.parse(readFileSync(file, "utf8"));
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const self = new Map();
+  let total = 0;
+  for (let i = 0; i < samples.length; i++) {
+    const { functionName, url, lineNumber } = byId.get(samples[i]).callFrame;
+    const key = `${functionName || "(anonymous)"} ${url.replace(/^.*node_modules\//, "").replace(/^file:\/\/.*?\/(dist|src)\//, "$1/")}:${lineNumber + 1}`;
+    const dt = timeDeltas[i] ?? 0;
+    self.set(key, (self.get(key) ?? 0) + dt);
+    total += dt;
+  }
+  const idle = [...self].filter(([k]) => k.startsWith("(idle)")).reduce((a, [, v]) => a + v, 0);
+  const lines = [`busy ${(((total - idle) / total) * 100).toFixed(0)}% of the profile`, "self %busy  function"];
+  for (const [k, v] of [...self]
+    .filter(([k]) => !k.startsWith("(idle)"))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top))
+    lines.push(`${((v / (total - idle)) * 100).toFixed(1).padStart(10)}  ${k}`);
+  lines.push(`profile: ${file}`);
+  return lines;
 }

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { cpuSeconds, median, plainInserts, rssMb, startApp } from "./lib.mjs";
+import { cpuSeconds, median, plainInserts, profileSummary, rssMb, startApp } from "./lib.mjs";
 import { SCENARIOS } from "./many/scenarios.mjs";
 import { cursor } from "./many/traffic.mjs";
 import { createEngine } from "./world/engines.mjs";
@@ -32,13 +32,15 @@ const { values, positionals } = parseArgs({
     connections: { type: "string", default: "50" },
     sequence: { type: "string", default: "5000" },
     reuse: { type: "string" },
+    profile: { type: "boolean", default: false },
+    top: { type: "string", default: "30" },
     help: { type: "boolean", default: false },
   },
 });
 const names = positionals.length ? positionals : Object.keys(SCENARIOS);
 if (values.help || names.some((n) => !SCENARIOS[n])) {
   console.log(
-    `usage: node bench/many.mjs [scenario ...] [--engine sqlite,postgres] [--world small|default|large] [--duration S] [--rounds N] [--connections C]\nscenarios: ${Object.keys(SCENARIOS).join(", ")}`,
+    `usage: node bench/many.mjs [scenario ...] [--engine sqlite,postgres] [--world small|default|large] [--duration S] [--rounds N] [--connections C] [--reuse DIR] [--profile [--top N]]\nscenarios: ${Object.keys(SCENARIOS).join(", ")}`,
   );
   process.exit(values.help ? 0 : 2);
 }
@@ -139,6 +141,7 @@ async function runScenario(name, engine, world, callers) {
   // start (decision 0152): a development aid production runs without, off here.
   const env = { ...engine.env, SANDBOX: "off", ...s.env };
   const sequence = s.sequence(world, callers, Number(values.sequence));
+  const profDir = values.profile && !s.baseline ? mkdtempSync(join(tmpdir(), "sta-many-profile-")) : undefined;
   const plain = s.baseline === "plain-inserts";
   let app = await startApp(env, [], engine.database);
   let baseline;
@@ -149,7 +152,7 @@ async function runScenario(name, engine, world, callers) {
       baseline = await startMapBaseline(answers);
       // A fresh process: the capture must not have warmed the app's caches.
       await app.stop();
-      app = await startApp(env, [], engine.database);
+      app = await startApp(env, profDir ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [], engine.database);
     }
     log("warming up…");
     const warm = { ...opts, duration: 2 };
@@ -170,6 +173,9 @@ async function runScenario(name, engine, world, callers) {
   } finally {
     await baseline?.stop();
     await app.stop();
+    if (profDir) {
+      log(`${name} on ${engine.kind}, app profile: ${profileSummary(profDir, Number(values.top)).join("\n")}`);
+    }
   }
 }
 

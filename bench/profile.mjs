@@ -3,11 +3,11 @@
 // [--duration S] [--connections C] [--top N]`. Starts the server under `--cpu-prof`, loads it with the
 // scenario's request, stops it and prints the functions with the most self time (and the files they
 // are in), then the path of the .cpuprofile (open it in Chrome DevTools for the full picture).
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { load, startApp } from "./lib.mjs";
+import { load, profileSummary, startApp } from "./lib.mjs";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -36,30 +36,6 @@ try {
 } finally {
   await app.stop();
 }
-const file = join(
-  profDir,
-  readdirSync(profDir).find((f) => f.endsWith(".cpuprofile")),
-);
-const { nodes, samples, timeDeltas } = JSON.parse(readFileSync(file, "utf8"));
-const byId = new Map(nodes.map((n) => [n.id, n]));
-const self = new Map();
-let total = 0;
-for (let i = 0; i < samples.length; i++) {
-  const n = byId.get(samples[i]);
-  const { functionName, url, lineNumber } = n.callFrame;
-  const key = `${functionName || "(anonymous)"} ${url.replace(/^.*node_modules\//, "").replace(/^file:\/\/.*?\/(dist|src)\//, "$1/")}:${lineNumber + 1}`;
-  const dt = timeDeltas[i] ?? 0;
-  self.set(key, (self.get(key) ?? 0) + dt);
-  total += dt;
-}
-const idle = [...self].filter(([k]) => k.startsWith("(idle)")).reduce((a, [, v]) => a + v, 0);
-console.log(
-  `${scenario.name}: ${result.rps.toFixed(0)} req/s; busy ${(((total - idle) / total) * 100).toFixed(0)}% of the profile`,
-);
-console.log("self %busy  function");
-for (const [k, v] of [...self]
-  .filter(([k]) => !k.startsWith("(idle)"))
-  .sort((a, b) => b[1] - a[1])
-  .slice(0, Number(values.top)))
-  console.log(`${((v / (total - idle)) * 100).toFixed(1).padStart(10)}  ${k}`);
-console.log(`profile: ${file}`);
+const [busy, ...lines] = profileSummary(profDir, Number(values.top));
+console.log(`${scenario.name}: ${result.rps.toFixed(0)} req/s; ${busy}`);
+for (const line of lines) console.log(line);

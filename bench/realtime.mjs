@@ -16,14 +16,14 @@
 // messages per second and the issue's targets, MET or MISSED. --app-main runs another build of the
 // app (e.g. a copy of an older dist/, for a before/after in the same session).
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import WebSocket from "ws";
 import { CATALOG } from "../dist/modules/market/catalog.js";
-import { cpuSeconds, median, rssMb, startApp } from "./lib.mjs";
+import { cpuSeconds, median, profileSummary, rssMb, startApp } from "./lib.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -424,33 +424,5 @@ try {
   await baseline.stop();
   await app.stop();
 }
-if (profDir) printProfile(profDir, Number(values.top));
+if (profDir) console.log(`\napp profile: ${profileSummary(profDir, Number(values.top)).join("\n")}`);
 process.exit(exitCode);
-
-/** The functions with the most self time in the app's profile (share of the busy CPU). */
-function printProfile(dir, top) {
-  const file = join(
-    dir,
-    readdirSync(dir).find((f) => f.endsWith(".cpuprofile")),
-  );
-  const { nodes, samples, timeDeltas } = JSON.parse(readFileSync(file, "utf8"));
-  const byId = new Map(nodes.map((n) => [n.id, n]));
-  const self = new Map();
-  let total = 0;
-  for (let i = 0; i < samples.length; i++) {
-    const { functionName, url, lineNumber } = byId.get(samples[i]).callFrame;
-    const key = `${functionName || "(anonymous)"} ${url.replace(/^.*node_modules\//, "").replace(/^file:\/\/.*?\/(dist|src)\//, "$1/")}:${lineNumber + 1}`;
-    const dt = timeDeltas[i] ?? 0;
-    self.set(key, (self.get(key) ?? 0) + dt);
-    total += dt;
-  }
-  const idle = [...self].filter(([k]) => k.startsWith("(idle)")).reduce((a, [, v]) => a + v, 0);
-  console.log(`\napp profile: busy ${(((total - idle) / total) * 100).toFixed(0)}% of the profile`);
-  console.log("self %busy  function");
-  for (const [k, v] of [...self]
-    .filter(([k]) => !k.startsWith("(idle)"))
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, top))
-    console.log(`${((v / (total - idle)) * 100).toFixed(1).padStart(10)}  ${k}`);
-  console.log(`profile: ${file}`);
-}

@@ -7,7 +7,7 @@
 // usage: npm run build && node bench/world/seed.mjs --world large (--database ./large.db | --out DIR)
 //        node bench/world/seed.mjs --world default --database postgres://127.0.0.1:5432/mydb
 import { createHash, randomBytes } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { sql } from "kysely";
@@ -276,18 +276,20 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       database: { type: "string" },
       callers: { type: "string" },
       out: { type: "string" },
+      help: { type: "boolean", default: false },
     },
   });
   // --out DIR: the world's file and callers where `bench:many -- --reuse DIR` finds them.
   if (values.out) {
+    mkdirSync(values.out, { recursive: true });
     values.database = join(values.out, `${values.world}.db`);
     values.callers = join(values.out, `${values.world}.callers.json`);
   }
-  if (!values.database) {
-    console.error(
+  if (values.help || !values.database || !WORLDS[values.world]) {
+    (values.help ? console.log : console.error)(
       "usage: node bench/world/seed.mjs --world small|default|large (--database <file or postgres:// URL> [--callers FILE.json] | --out DIR)",
     );
-    process.exit(2);
+    process.exit(values.help ? 0 : 2);
   }
   const t0 = performance.now();
   const out = await seedWorld(values.database, values.world);
