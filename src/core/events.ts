@@ -98,6 +98,12 @@ export interface SocialChanged {
   readonly userIds: readonly string[];
   /** Feeds may now list other posts (a post was created, shared, deleted). */
   readonly listings: boolean;
+  /**
+   * With `listings`: the change was one new post of `ownerId`, tagged `instrumentIds`, and no other
+   * listing changed, so only the feeds that may list it are redone (the news feed, the owner's,
+   * those instruments', and feeds personal to a caller). Absent: any feed may list other posts.
+   */
+  readonly listed?: { readonly ownerId: string; readonly instrumentIds: readonly number[] };
   readonly occurredAt: string;
 }
 

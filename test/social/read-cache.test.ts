@@ -152,6 +152,24 @@ describe.each(engines())("the social read cache on %s", (engine) => {
       () => c.call(carol, "POST", "/api/v1/posts", { message: "Me too", tags: { tags: [{ id: String(AAPL) }] } }),
     ],
     [
+      "alice posts a poll (her feed and the news list it; bob's feed stays as it was)",
+      () =>
+        c.call(alice, "POST", "/api/v1/posts/polls", {
+          message: "Where next?",
+          poll: {
+            title: "Next",
+            options: [
+              { text: "Up", index: 1 },
+              { text: "Down", index: 2 },
+            ],
+          },
+        }),
+    ],
+    [
+      "bob posts without a tag (his feed and the news; no instrument's feed)",
+      () => c.call(bob, "POST", "/api/v1/posts", { message: "Quiet day" }),
+    ],
+    [
       "carol shares the share",
       () =>
         c.call(carol, "POST", "/api/v1/posts/shares", {

@@ -4,7 +4,14 @@ import { resolveUserRefs } from "../../identity/user-profiles.js";
 import { findInstruments } from "../../market/find-instruments.js";
 import { requireReader } from "../shared/access.js";
 import { assembleDiscussions } from "../shared/assemble.js";
-import { type Answer, type DependencyKey, dependenciesOf, LISTINGS, userKey } from "../shared/read-cache.js";
+import {
+  type Answer,
+  type DependencyKey,
+  dependenciesOf,
+  LISTINGS,
+  PERSONAL_LISTINGS,
+  userKey,
+} from "../shared/read-cache.js";
 import { socialRepository } from "../shared/social.repository.js";
 import type { FeedSource } from "../shared/social.rows.js";
 import { type AttachmentForm, type FeedPageView, type ReasonView, toFeedPage } from "../shared/social.view.js";
@@ -131,7 +138,7 @@ export async function feedFrame(
   let path: string;
   let form: AttachmentForm = "request";
   let trending: number[] = [];
-  const deps: DependencyKey[] = [LISTINGS];
+  const deps: DependencyKey[] = [LISTINGS, PERSONAL_LISTINGS];
   switch (request.feed) {
     case "saved":
       source = { kind: "saved", userId: me };

@@ -2,7 +2,7 @@ import type { Ctx } from "../../context.js";
 import { requireReader } from "../shared/access.js";
 import { assembleDiscussions } from "../shared/assemble.js";
 import { loadCallerMarks } from "../shared/caller-marks.repository.js";
-import { dependenciesOf, LISTINGS } from "../shared/read-cache.js";
+import { dependenciesOf, LISTINGS, listingKey } from "../shared/read-cache.js";
 import {
   type Built,
   docSize,
@@ -76,14 +76,20 @@ async function listingOf(
   frame: FeedFrame,
 ): Promise<{ ids: string[]; rows: Map<string, PostRow> }> {
   const { source, offset, take } = frame;
-  const key = `L\u0000${source.kind}\u0000${sourceKey(source).id}\u0000${offset}\u0000${take + 1}`;
+  const id = sourceKey(source).id;
+  const key = `L\u0000${source.kind}\u0000${id}\u0000${offset}\u0000${take + 1}`;
+  // A new post elsewhere leaves this listing as it is (decision 0178)
+  const deps =
+    source.kind === "all" || source.kind === "owner" || source.kind === "instrument"
+      ? [LISTINGS, listingKey(source.kind, id)]
+      : [LISTINGS];
   const rows = new Map<string, PostRow>();
   const [listing] = await parts.get<Listing>([key], async () => {
     const page = await socialRepository(ctx.db.kysely).feedPage(source, null, offset, take + 1);
     for (const r of page) rows.set(r.id, r);
     const ids = page.map((r) => r.id);
     const size = ids.reduce((n, id) => n + id.length * 2 + 16, key.length * 2 + 96);
-    return new Map([[key, { value: { ids }, size, deps: [LISTINGS] }]]);
+    return new Map([[key, { value: { ids }, size, deps }]]);
   });
   return { ids: listing?.ids ?? [], rows };
 }

@@ -49,7 +49,7 @@ export async function createPoll(ctx: Ctx, input: CreatePollInput): Promise<Post
       title.trim(),
       [...options].sort((a, b) => a.index - b.index).map((o) => ({ index: o.index, text: o.text.trim() })),
     );
-    record(socialChanged(now, { postIds: [post.id], listings: true }));
+    record(socialChanged(now, { postIds: [post.id], listed: { ownerId: actor.userId, instrumentIds: [] } }));
     return post;
   });
   const [view] = await assemblePosts(ctx, [row], actor.userId, "request");

@@ -63,7 +63,7 @@ export async function createPost<F extends AttachmentForm>(
       post.id,
       mentions.map((m) => ({ userId: m.user.userId, isDirect: m.isDirect })),
     );
-    record(socialChanged(now, { postIds: [post.id], listings: true }));
+    record(socialChanged(now, { postIds: [post.id], listed: { ownerId: actor.userId, instrumentIds } }));
     for (const m of mentions) {
       if (m.user.userId === actor.userId) continue;
       record({

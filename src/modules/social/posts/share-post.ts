@@ -48,7 +48,12 @@ export async function sharePost(ctx: Ctx, input: ShareInput): Promise<PostView> 
     });
     await markMediaReferenced(trx, uploads, now);
     // The shared posts' counts change, and feeds list the share.
-    record(socialChanged(now, { postIds: [post.id, sharedId, origin.id], listings: true }));
+    record(
+      socialChanged(now, {
+        postIds: [post.id, sharedId, origin.id],
+        listed: { ownerId: actor.userId, instrumentIds: [] },
+      }),
+    );
     if (origin.ownerId !== actor.userId) {
       record({
         type: "PostShared",

@@ -3,13 +3,20 @@ import type { SocialChanged } from "../../../core/events.js";
 /** What one social write changed (docs/decisions/0080): recorded in its transaction, published after commit. */
 export function socialChanged(
   occurredAt: string,
-  changed: { postIds?: readonly string[]; userIds?: readonly string[]; listings?: boolean },
+  changed: {
+    postIds?: readonly string[];
+    userIds?: readonly string[];
+    listings?: boolean;
+    /** A new post, and the one change to listings: those that may hold it are redone, no others. */
+    listed?: SocialChanged["listed"];
+  },
 ): SocialChanged {
   return {
     type: "SocialChanged",
     postIds: changed.postIds ?? [],
     userIds: changed.userIds ?? [],
-    listings: changed.listings ?? false,
+    listings: (changed.listings ?? false) || changed.listed !== undefined,
+    ...(changed.listed ? { listed: changed.listed } : {}),
     occurredAt,
   };
 }

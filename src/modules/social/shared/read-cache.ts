@@ -15,9 +15,18 @@ import type { Metrics } from "../../../infra/metrics.js";
  * never cached as current.
  */
 
-/** What an answer depends on: `post:<id>`, `user:<id>`, or LISTINGS (which posts feeds hold). */
+/**
+ * What an answer depends on: `post:<id>`, `user:<id>`, LISTINGS (which posts any feed holds: every
+ * listing is redone when it changes), the listing of one shared feed source (`listingKey`), or
+ * PERSONAL_LISTINGS (feeds read per caller). A new post changes its own sources' listings and the
+ * personal ones; any other change to what feeds list changes LISTINGS.
+ */
 export type DependencyKey = string;
 export const LISTINGS: DependencyKey = "listings";
+export const PERSONAL_LISTINGS: DependencyKey = "listings:personal";
+/** The listing of the news feed (`all`, id ""), an owner's feed or an instrument's feed. */
+export const listingKey = (kind: "all" | "owner" | "instrument", id: string | number): DependencyKey =>
+  `listing:${kind}:${id}`;
 export const postKey = (postId: string): DependencyKey => `post:${postId}`;
 export const userKey = (userId: string): DependencyKey => `user:${userId}`;
 
@@ -129,11 +138,16 @@ export class SocialReadCache {
     if (this.isCurrent(fresh) && size <= this.settings.maxBytes) this.store(key, fresh);
   }
 
-  changed(event: Pick<SocialChanged, "postIds" | "userIds" | "listings">): void {
+  changed(event: Pick<SocialChanged, "postIds" | "userIds" | "listings" | "listed">): void {
     const g = ++this.generation;
     for (const id of event.postIds) this.changedAt.set(postKey(id), g);
     for (const id of event.userIds) this.changedAt.set(userKey(id), g);
-    if (event.listings) this.changedAt.set(LISTINGS, g);
+    if (event.listings && event.listed) {
+      this.changedAt.set(listingKey("all", ""), g);
+      this.changedAt.set(listingKey("owner", event.listed.ownerId), g);
+      for (const id of event.listed.instrumentIds) this.changedAt.set(listingKey("instrument", id), g);
+      this.changedAt.set(PERSONAL_LISTINGS, g);
+    } else if (event.listings) this.changedAt.set(LISTINGS, g);
     if (this.changedAt.size > MAX_MARKS) {
       this.changedAt.clear();
       this.floor = g;

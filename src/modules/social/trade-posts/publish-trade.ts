@@ -71,6 +71,8 @@ export async function publishTrade(deps: Deps, event: PositionOpened | PositionC
     await repo.insertTags([
       { postId: post.id, postSeq: post.seq, instrumentId: event.instrumentId, position: 0, createdAt: at },
     ]);
-    record(socialChanged(at, { postIds: [post.id], listings: true }));
+    record(
+      socialChanged(at, { postIds: [post.id], listed: { ownerId: event.userId, instrumentIds: [event.instrumentId] } }),
+    );
   });
 }
