@@ -5,7 +5,13 @@
 // loaded in alternating rounds with a plain node:http server answering the same bytes per URL.
 // usage: npm run build && node bench/many.mjs [scenario ...] [--engine sqlite,postgres]
 //        [--world small|default|large, or a list: small,large also prints the scale comparison]
-//        [--duration S] [--rounds N] [--connections C] [--sequence N]
+//        [--duration S] [--rounds N] [--connections C] [--sequence N] [--warm N] [--reuse DIR]
+//        [--profile [--top N]]
+// --warm N: before the rounds the app answers N requests of earlier traffic (the same scenario,
+// another seed: other callers, other posts of the same Zipf law), as a server that has been up
+// serves the measured traffic; 0 measures from a cold start (docs/decisions/0179).
+// --profile: the app's CPU is profiled over the measured rounds (bench/profile-on-signal.mjs); its
+// busiest functions are printed per scenario.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -31,6 +37,7 @@ const { values, positionals } = parseArgs({
     rounds: { type: "string", default: "3" },
     connections: { type: "string", default: "50" },
     sequence: { type: "string", default: "5000" },
+    warm: { type: "string", default: "20000" },
     reuse: { type: "string" },
     profile: { type: "boolean", default: false },
     top: { type: "string", default: "30" },
@@ -40,7 +47,7 @@ const { values, positionals } = parseArgs({
 const names = positionals.length ? positionals : Object.keys(SCENARIOS);
 if (values.help || names.some((n) => !SCENARIOS[n])) {
   console.log(
-    `usage: node bench/many.mjs [scenario ...] [--engine sqlite,postgres] [--world small|default|large] [--duration S] [--rounds N] [--connections C] [--reuse DIR] [--profile [--top N]]\nscenarios: ${Object.keys(SCENARIOS).join(", ")}`,
+    `usage: node bench/many.mjs [scenario ...] [--engine sqlite,postgres] [--world small|default|large] [--duration S] [--rounds N] [--connections C] [--sequence N] [--warm N] [--reuse DIR] [--profile [--top N]]\nscenarios: ${Object.keys(SCENARIOS).join(", ")}`,
   );
   process.exit(values.help ? 0 : 2);
 }
@@ -152,13 +159,30 @@ async function runScenario(name, engine, world, callers) {
       baseline = await startMapBaseline(answers);
       // A fresh process: the capture must not have warmed the app's caches.
       await app.stop();
-      app = await startApp(env, profDir ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [], engine.database);
+      app = await startApp(
+        profDir ? { ...env, PROFILE_DIR: profDir } : env,
+        profDir ? ["--import", new URL("./profile-on-signal.mjs", import.meta.url).pathname] : [],
+        engine.database,
+      );
+    }
+    const earlier = plain ? 0 : Number(values.warm);
+    if (earlier > 0) {
+      log(`warming up: ${earlier} requests of earlier traffic…`);
+      const history = s.sequence(world, callers, earlier, 7);
+      const r = await autocannon({
+        url: app.baseUrl,
+        connections: opts.connections,
+        amount: earlier,
+        requests: [{ setupRequest: cursor(history, callers) }],
+      });
+      log(`  ${r.requests.total} answered at ${Math.round(r.requests.average)} req/s (cold), ${r.non2xx} not 2xx`);
     }
     log("warming up…");
     const warm = { ...opts, duration: 2 };
     await load(app.baseUrl, sequence, callers, { ...warm, pid: app.pid });
     if (baseline) await load(baseline.baseUrl, sequence, callers, { ...warm, pid: baseline.pid });
     const runs = { app: [], baseline: [] };
+    if (profDir) process.kill(app.pid, "SIGWINCH");
     for (let i = 0; i < rounds; i++) {
       for (const who of i % 2 === 0 ? ["app", "baseline"] : ["baseline", "app"]) {
         log(`round ${i + 1}/${rounds}: ${who}…`);
@@ -169,6 +193,7 @@ async function runScenario(name, engine, world, callers) {
         }
       }
     }
+    if (profDir) await profileWritten(app.pid, profDir);
     return { app: summary(runs.app), baseline: summary(runs.baseline), runs };
   } finally {
     await baseline?.stop();
@@ -177,6 +202,13 @@ async function runScenario(name, engine, world, callers) {
       log(`${name} on ${engine.kind}, app profile: ${profileSummary(profDir, Number(values.top)).join("\n")}`);
     }
   }
+}
+
+/** Asks the profiled app for its profile (SIGWINCH) and waits until the file is there. */
+async function profileWritten(pid, dir) {
+  process.kill(pid, "SIGWINCH");
+  const file = join(dir, `${pid}.cpuprofile`);
+  for (let i = 0; i < 600 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 100));
 }
 
 function seededEarlier(dir, worldName) {

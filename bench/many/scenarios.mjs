@@ -14,20 +14,22 @@ export const SCENARIOS = {
     description: "GET /api/v1/posts/{postId} (Zipf over the world's posts) from 1,000 callers, 5% writes",
     targets: { minRatio: 0.4, maxP99Ms: 20, maxRssMb: 200 },
     env: SOCIAL_ENV,
-    sequence: (world, callers, length) => socialSequence(world, callers, length, (n) => `/api/v1/posts/${postId(n)}`),
+    sequence: (world, callers, length, seed) =>
+      socialSequence(world, callers, length, (n) => `/api/v1/posts/${postId(n)}`, seed),
   },
   "many-feed": {
     description:
       "GET /api/v1/feeds/users/{author}?take=20&offset=… (the page holding a Zipf-chosen post) from 1,000 callers, 5% writes",
     targets: { minRatio: 0.25, maxP99Ms: 20, maxRssMb: 300 },
     env: SOCIAL_ENV,
-    sequence: (world, callers, length) => socialSequence(world, callers, length, (n) => feedPageOf(world, n)),
+    sequence: (world, callers, length, seed) =>
+      socialSequence(world, callers, length, (n) => feedPageOf(world, n), seed),
   },
   "many-notifications": {
     description: "GET /api/v1/notifications/messages, 1,000 callers polling in turn (each at its quota)",
     targets: { minRatio: 0.5, maxP99Ms: 20, maxRssMb: 200 },
     env: { RATE_LIMIT_DEFAULT: "1000000000/60s", RATE_LIMIT_NOTIFICATIONS: "1000000000/1s" },
-    sequence: (_world, callers, length) => pollSequence(callers, length),
+    sequence: (_world, callers, length, seed) => pollSequence(callers, length, seed),
   },
   "many-orders": {
     description: "POST …/demo/market-open-orders/by-amount from 100 callers, against plain SQLite insert transactions",

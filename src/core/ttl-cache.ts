@@ -24,6 +24,17 @@ export class TtlCache<V extends {}> {
     return this.lru?.get(key);
   }
 
+  /**
+   * The entry even when its time ran out, and whether it had (`stale`): the caller may confirm a
+   * stale entry some other way and `set` it again. A stale entry is forgotten once handed over.
+   */
+  getAllowingStale(key: string): { value: V; stale: boolean } | undefined {
+    if (!this.lru) return undefined;
+    const status: LRUCache.Status<string, V> = {};
+    const value = this.lru.get(key, { allowStale: true, status });
+    return value === undefined ? undefined : { value, stale: status.get === "stale" };
+  }
+
   set(key: string, value: V): void {
     this.lru?.set(key, value);
   }

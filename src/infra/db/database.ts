@@ -39,6 +39,12 @@ export interface Db {
   ping(): Promise<void>;
   /** The connection pool's state (PostgreSQL); undefined on SQLite (one connection, no pool). */
   poolStats(): PoolStats | undefined;
+  /**
+   * A number that changes whenever another connection (another process on the same file: a CLI
+   * command) has committed a write, and only then: SQLite's `data_version`. This process's own
+   * writes leave it as it is. Undefined where it is not known (PostgreSQL). Synchronous, ~1 µs.
+   */
+  externalVersion(): number | undefined;
   close(): Promise<void>;
 }
 
@@ -99,7 +105,15 @@ function openSqlite(path: string, synchronous: "normal" | "full", groupCommit: b
   });
   // Group commit (decision 0172): acknowledged only after the shared commit, so as durable as above.
   const group = groupCommit ? commitGroup(kysely) : undefined;
-  return wrap(kysely, "sqlite", group ?? ((work) => runTransaction(kysely, work)), () => undefined, group);
+  const dataVersion = native.prepare("pragma data_version").pluck();
+  return wrap(
+    kysely,
+    "sqlite",
+    group ?? ((work) => runTransaction(kysely, work)),
+    () => undefined,
+    group,
+    () => dataVersion.get() as number,
+  );
 }
 
 /**
@@ -193,6 +207,7 @@ function wrap(
   transaction: TransactionRunner,
   poolStats: () => PoolStats | undefined,
   group?: TransactionRunner,
+  externalVersion: () => number | undefined = () => undefined,
 ): Db {
   let closed = false;
   return {
@@ -201,6 +216,7 @@ function wrap(
     transaction,
     write: group ? (work) => group(work) : (work) => work(kysely),
     poolStats,
+    externalVersion,
     async ping() {
       await sql`select 1`.execute(kysely);
     },

@@ -14,6 +14,8 @@ interface Known {
   expiresAtMs?: number;
   /** The x-api-key last seen to match, so that a repeated pair is checked without hashing. */
   verified?: string;
+  /** The store's `externalVersion` when the row was read (SQLite; undefined on PostgreSQL). */
+  version: number | undefined;
 }
 
 /** Equal texts, compared in time that depends on their length only (no early exit, no allocation). */
@@ -30,9 +32,12 @@ function sameText(known: string, presented: string): boolean {
  *
  * Valid pairs are remembered for `config.authCacheTtlMs` (1 s by default) so that a busy client
  * costs one lookup per second instead of one per request; they are keyed by the x-user-key itself
- * (held only in memory, for that TTL), so a repeated pair costs no hashing. A revocation in this process takes
- * effect at once in every instance sharing the event bus (KeyPairRevoked); one made where no bus
- * reaches (the CLI beside a server) within that TTL.
+ * (held only in memory), so a repeated pair costs no hashing. A revocation or change in this
+ * process takes effect at once in every instance sharing the event bus (KeyPairRevoked); one made
+ * where no bus reaches (the CLI beside a server) within that TTL on PostgreSQL, and at once on
+ * SQLite: there an entry whose TTL ran out is kept without a lookup while no other process has
+ * written to the file since it was read (`externalVersion`, decision 0179), so 1,000 callers who
+ * each come back every few seconds are not looked up on every request.
  */
 export function createKeyPairAuthenticator(deps: Deps): KeyPairAuthenticator {
   const cache = new TtlCache<Known>(deps.config.authCacheTtlMs, 10_000, deps.clock);
@@ -49,6 +54,8 @@ export function createKeyPairAuthenticator(deps: Deps): KeyPairAuthenticator {
   };
 
   const lookup = async (apiKey: string, userKey: string): Promise<UserActor | null> => {
+    // Read before the row: a write landing in between makes the entry look older, never newer.
+    const version = deps.db.externalVersion();
     const row = await identityRepository(deps.db.kysely).findActiveKeyByUserKeyHash(hashSecret(userKey));
     if (!row) return null;
     const actor: UserActor = {
@@ -63,6 +70,7 @@ export function createKeyPairAuthenticator(deps: Deps): KeyPairAuthenticator {
     };
     const entry: Known = {
       actor,
+      version,
       apiKeyHash: row.apiKeyHash,
       ...(row.expiresAt ? { expiresAtMs: Date.parse(row.expiresAt) } : {}),
     };
@@ -71,7 +79,15 @@ export function createKeyPairAuthenticator(deps: Deps): KeyPairAuthenticator {
   };
 
   return (apiKey, userKey) => {
-    const known = cache.get(userKey);
-    return known ? check(known, apiKey) : lookup(apiKey, userKey);
+    const found = cache.getAllowingStale(userKey);
+    if (!found) return lookup(apiKey, userKey);
+    const { value: known, stale } = found;
+    if (!stale) return check(known, apiKey);
+    // Nothing but this process (whose changes come as events) wrote since the row was read.
+    if (known.version !== undefined && known.version === deps.db.externalVersion()) {
+      cache.set(userKey, known);
+      return check(known, apiKey);
+    }
+    return lookup(apiKey, userKey);
   };
 }

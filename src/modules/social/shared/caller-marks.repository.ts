@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from "kysely";
 import type { Executor } from "../../../infra/db/executor.js";
+import { prepared } from "../../../infra/db/prepared.js";
 
 /** What one caller has done to the entities of one answer: the per-caller part of shared documents. */
 export interface CallerMarks {
@@ -21,6 +22,48 @@ const inList = (column: string, ids: readonly (string | number)[]) =>
   sql`${sql.ref(column)} in (${sql.join(ids.map((id) => sql`${id}`))})`;
 
 /**
+ * The union, compiled once per shape: the lengths of the three lists (infra/db/prepared.ts). Each
+ * `${me}` is a bound value of its own; a list's arm is left out when the list is empty.
+ */
+const marksQuery = prepared(
+  (
+    db,
+    _: null,
+    [me, likedIds, postIds, optionIds]: readonly [string, readonly string[], readonly string[], readonly number[]],
+  ) => {
+    const arms: RawBuilder<unknown>[] = [];
+    if (likedIds.length > 0) {
+      arms.push(
+        sql`select 'l' as k, entity_id as id from likes where user_id = ${me} and ${inList("entity_id", likedIds)}`,
+      );
+    }
+    if (postIds.length > 0) {
+      for (const [k, table] of [
+        ["s", "saves"],
+        ["p", "pins"],
+        ["f", "post_follows"],
+      ] as const) {
+        arms.push(
+          sql`select ${sql.lit(k)} as k, post_id as id from ${sql.table(table)} where user_id = ${me} and ${inList("post_id", postIds)}`,
+        );
+      }
+    }
+    if (optionIds.length > 0) {
+      arms.push(
+        sql`select 'v' as k, cast(option_id as text) as id from poll_votes where user_id = ${me} and ${inList("option_id", optionIds)}`,
+      );
+    }
+    arms.push(
+      sql`select 'b' as k, '' as id where exists (select 1 from user_blocks where blocker_id = ${me}) or exists (select 1 from user_blocks where blocked_id = ${me})`,
+    );
+    arms.push(sql`select 'x' as k, '' as id from users where id = ${me} and is_private = 1`);
+    const query = sql<{ k: string; id: string }>`${sql.join(arms, sql` union all `)}`;
+    return { compile: () => query.compile(db) };
+  },
+  () => "",
+);
+
+/**
  * The caller's saves, pins and follows of `postIds`, likes of `likedIds` (posts and comments), votes on
  * `optionIds`, and whether any block involves them or their profile is private: one query (a
  * union of primary-key and index lookups), whatever the number of entities.
@@ -32,34 +75,7 @@ export async function loadCallerMarks(
   likedIds: readonly string[],
   optionIds: readonly number[],
 ): Promise<CallerMarks> {
-  const arms: RawBuilder<unknown>[] = [];
-  if (likedIds.length > 0) {
-    arms.push(
-      sql`select 'l' as k, entity_id as id from likes where user_id = ${me} and ${inList("entity_id", likedIds)}`,
-    );
-  }
-  if (postIds.length > 0) {
-    for (const [k, table] of [
-      ["s", "saves"],
-      ["p", "pins"],
-      ["f", "post_follows"],
-    ] as const) {
-      arms.push(
-        sql`select ${sql.lit(k)} as k, post_id as id from ${sql.table(table)} where user_id = ${me} and ${inList("post_id", postIds)}`,
-      );
-    }
-  }
-  if (optionIds.length > 0) {
-    arms.push(
-      sql`select 'v' as k, cast(option_id as text) as id from poll_votes where user_id = ${me} and ${inList("option_id", optionIds)}`,
-    );
-  }
-  arms.push(
-    sql`select 'b' as k, '' as id where exists (select 1 from user_blocks where blocker_id = ${me}) or exists (select 1 from user_blocks where blocked_id = ${me})`,
-  );
-  arms.push(sql`select 'x' as k, '' as id from users where id = ${me} and is_private = 1`);
-  const query = sql<{ k: string; id: string }>`${sql.join(arms, sql` union all `)}`;
-  const { rows } = await query.execute(db);
+  const rows = await marksQuery(db, null, [me, likedIds, postIds, optionIds]);
   const marks: CallerMarks = {
     liked: new Set(),
     saved: new Set(),
