@@ -1,20 +1,14 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import SqliteDatabase from "better-sqlite3";
-import {
-  CamelCasePlugin,
-  Kysely,
-  PostgresDialect,
-  SqliteDialect,
-  type SqliteDatabase as SqliteDialectDatabase,
-  sql,
-} from "kysely";
+import { CamelCasePlugin, Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { type DatabaseTarget, DEFAULT_QUERY_TIMEOUT_MS, inDefaultDataFolder, redactUrl } from "../../config.js";
 import type { PoolStats } from "../metrics.js";
 import { commitGroup, type TransactionRunner } from "./commit-group.js";
 import type { Executor } from "./executor.js";
 import type { Database } from "./schema.js";
+import { type StatementSource, splitSqliteDialect } from "./sqlite-driver.js";
 import { runTransaction } from "./transactions.js";
 
 export type Dialect = "sqlite" | "postgres";
@@ -100,7 +94,7 @@ function openSqlite(path: string, synchronous: "normal" | "full", groupCommit: b
   // A CLI command and a running server may share the file: wait instead of failing at once.
   native.pragma("busy_timeout = 5000");
   const kysely = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(native) }),
+    dialect: splitSqliteDialect(withStatementCache(native), reader(path)),
     plugins: [new CamelCasePlugin()],
   });
   // Group commit (decision 0172): acknowledged only after the shared commit, so as durable as above.
@@ -117,11 +111,23 @@ function openSqlite(path: string, synchronous: "normal" | "full", groupCommit: b
 }
 
 /**
+ * A read-only connection on the same file for reads made outside a transaction (decision 0186), or
+ * undefined for `:memory:` (a second connection would open another, empty database).
+ */
+function reader(path: string): StatementSource | undefined {
+  if (path === ":memory:" || path === "") return undefined;
+  const native = new SqliteDatabase(path, { readonly: true, fileMustExist: true });
+  native.pragma("busy_timeout = 5000");
+  native.pragma("temp_store = MEMORY");
+  return withStatementCache(native);
+}
+
+/**
  * Kysely's SQLite driver prepares every query anew; preparing costs more than running a point read.
  * The SQL text of a compiled Kysely query is stable (values are bound), so statements are reused.
  * Bounded, in case a caller builds SQL with unbounded variety (e.g. `in (…)` lists of many lengths).
  */
-function withStatementCache(native: SqliteDatabase.Database, limit = 1000): SqliteDialectDatabase {
+function withStatementCache(native: SqliteDatabase.Database, limit = 1000): StatementSource {
   const cache = new Map<string, SqliteDatabase.Statement>();
   return {
     close: () => native.close(),

@@ -36,7 +36,7 @@ function sameText(known: string, presented: string): boolean {
  * process takes effect at once in every instance sharing the event bus (KeyPairRevoked); one made
  * where no bus reaches (the CLI beside a server) within that TTL on PostgreSQL, and at once on
  * SQLite: there an entry whose TTL ran out is kept without a lookup while no other process has
- * written to the file since it was read (`externalVersion`, decision 0179), so 1,000 callers who
+ * written to the file since it was read (`externalVersion`, decision 0187), so 1,000 callers who
  * each come back every few seconds are not looked up on every request.
  */
 export function createKeyPairAuthenticator(deps: Deps): KeyPairAuthenticator {

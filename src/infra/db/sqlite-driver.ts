@@ -1,0 +1,159 @@
+import type SqliteDatabase from "better-sqlite3";
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  type QueryResult,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+} from "kysely";
+
+/** What the driver needs of a better-sqlite3 handle: statements by SQL text (cached by the caller). */
+export interface StatementSource {
+  prepare(sql: string): SqliteDatabase.Statement;
+  close(): void;
+}
+
+/**
+ * Kysely's own SQLite driver lets one query or transaction hold the one connection at a time: a
+ * read waited for every open transaction to commit, however long its awaits took (a group commit's
+ * batch, decision 0172). This driver keeps the writer's turn-taking and sends reads made outside a
+ * transaction to a second, read-only connection on the same file (decision 0186): in WAL mode it
+ * reads the last committed state while the writer works, and never waits for it.
+ *
+ * - A transaction takes the writer for itself from `begin` to `commit`/`rollback`; every statement
+ *   of it, reads included, runs there (it sees its own writes).
+ * - A statement outside a transaction runs on the reader when SQLite says it is read-only
+ *   (`Statement.readonly`: a `select`, not an `insert … returning`); otherwise it waits for the
+ *   writer's turn like a transaction of one statement.
+ * - Without a reader (`:memory:`, where a second connection would be another database) every
+ *   statement takes the writer's turn, as Kysely's driver does.
+ *
+ * A read outside a transaction sees what was committed when it ran: never a transaction's
+ * uncommitted writes, as before (it used to wait for the commit; now it reads the state before it).
+ */
+export class SplitSqliteDriver implements Driver {
+  private readonly turn = new Turn();
+
+  constructor(
+    private readonly writer: StatementSource,
+    private readonly reader: StatementSource | undefined,
+  ) {}
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new SplitConnection(this.writer, this.reader, this.turn);
+  }
+
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await (connection as SplitConnection).takeWriter();
+    await connection.executeQuery(CompiledQuery.raw("begin"));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("commit"));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("rollback"));
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    (connection as SplitConnection).release();
+  }
+
+  async destroy(): Promise<void> {
+    this.reader?.close();
+    this.writer.close();
+  }
+}
+
+/** Kysely's SQLite dialect with the driver above. */
+export function splitSqliteDialect(writer: StatementSource, reader: StatementSource | undefined): Dialect {
+  return {
+    createAdapter: () => new SqliteAdapter(),
+    createDriver: () => new SplitSqliteDriver(writer, reader),
+    createQueryCompiler: () => new SqliteQueryCompiler(),
+    createIntrospector: (db: Kysely<unknown>) => new SqliteIntrospector(db),
+  };
+}
+
+/** One acquisition: holds the writer's turn from its first write (or `begin`) until released. */
+class SplitConnection implements DatabaseConnection {
+  private holding = false;
+
+  constructor(
+    private readonly writer: StatementSource,
+    private readonly reader: StatementSource | undefined,
+    private readonly turn: Turn,
+  ) {}
+
+  async takeWriter(): Promise<void> {
+    if (this.holding) return;
+    await this.turn.take();
+    this.holding = true;
+  }
+
+  release(): void {
+    if (!this.holding) return;
+    this.holding = false;
+    this.turn.give();
+  }
+
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    if (!this.holding && this.reader) {
+      const statement = preparedOn(this.reader, compiled.sql);
+      if (statement?.readonly) return { rows: statement.all(compiled.parameters) as R[] };
+    }
+    await this.takeWriter();
+    return run<R>(this.writer.prepare(compiled.sql), compiled.parameters);
+  }
+
+  // biome-ignore lint/correctness/useYield: nothing here streams (Kysely's interface wants it)
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error("streaming is not supported on SQLite here");
+  }
+}
+
+/** The statement on the reader, or undefined when the reader cannot prepare it (the writer will say why). */
+function preparedOn(source: StatementSource, sql: string): SqliteDatabase.Statement | undefined {
+  try {
+    return source.prepare(sql);
+  } catch {
+    return undefined;
+  }
+}
+
+function run<R>(statement: SqliteDatabase.Statement, parameters: readonly unknown[]): QueryResult<R> {
+  if (statement.reader) return { rows: statement.all(parameters) as R[] };
+  const { changes, lastInsertRowid } = statement.run(parameters);
+  return {
+    numAffectedRows: BigInt(changes),
+    insertId: BigInt(lastInsertRowid),
+    rows: [],
+  };
+}
+
+/** The writer's turns, first come first served. */
+class Turn {
+  private held = false;
+  private readonly waiting: (() => void)[] = [];
+
+  take(): Promise<void> {
+    if (!this.held) {
+      this.held = true;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  give(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.held = false;
+  }
+}
