@@ -1,3 +1,4 @@
+import { isUuid } from "../../../core/ids.js";
 import type { Ctx } from "../../context.js";
 import { requireReader } from "../shared/access.js";
 import { assembleDiscussions } from "../shared/assemble.js";
@@ -36,9 +37,9 @@ export const sharesListing = (request: FeedRequest): boolean =>
   request.feed === "news" || request.feed === "instrument" || request.feed === "user";
 
 /**
- * The resolved frame of a feed request. A user named by gcid and an instrument by id resolve to
- * the same thing for ever: their resolution is kept (no query per page); a name is resolved each
- * time (a user may rename).
+ * The resolved frame of a feed request. A user named by gcid or by id (a UUID, never read as a
+ * name) and an instrument by id resolve to the same thing for ever: their resolution is kept (no
+ * query per page); a name is resolved each time (a user may rename).
  */
 export async function sharedFrame(
   ctx: Ctx,
@@ -48,7 +49,7 @@ export async function sharedFrame(
 ): Promise<FeedFrame> {
   const ref = request.feed === "user" ? request.userId : request.feed === "instrument" ? request.marketId : "";
   const alias = request.feed === "user" || request.feed === "instrument" ? request.alias : false;
-  if (!/^\d{1,9}$/.test(ref)) return feedFrame(ctx, request, query);
+  if (!/^\d{1,9}$/.test(ref) && !(request.feed === "user" && isUuid(ref))) return feedFrame(ctx, request, query);
   const key = `R\u0000${request.feed}\u0000${ref}\u0000${alias}`;
   const at = { take: query.take, offset: query.offset };
   const kept = parts.peek<FeedFrame>(key);
