@@ -12,6 +12,7 @@ import {
 import pg from "pg";
 import { type DatabaseTarget, DEFAULT_QUERY_TIMEOUT_MS, inDefaultDataFolder, redactUrl } from "../../config.js";
 import type { PoolStats } from "../metrics.js";
+import { FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from "./checkpointer.js";
 import { commitGroup, type TransactionRunner } from "./commit-group.js";
 import type { Executor } from "./executor.js";
 import type { Database } from "./schema.js";
@@ -93,13 +94,24 @@ function openSqlite(path: string, synchronous: "normal" | "full", groupCommit: b
   native.pragma("temp_store = MEMORY");
   // A CLI command and a running server may share the file: wait instead of failing at once.
   native.pragma("busy_timeout = 5000");
+  // Checkpoints from a worker thread (decision 0184): commits only append to the log, and the copy
+  // into the file (with its sync) no longer stops the event loop every 1,000 pages of log.
+  const checkpointer = path === ":memory:" || path === "" ? undefined : startCheckpointer(path, synchronous);
+  if (checkpointer) native.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
   const kysely = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(native) }),
     plugins: [new CamelCasePlugin()],
   });
   // Group commit (decision 0172): acknowledged only after the shared commit, so as durable as above.
   const group = groupCommit ? commitGroup(kysely) : undefined;
-  return wrap(kysely, "sqlite", group ?? ((work) => runTransaction(kysely, work)), () => undefined, group);
+  return wrap(
+    kysely,
+    "sqlite",
+    group ?? ((work) => runTransaction(kysely, work)),
+    () => undefined,
+    group,
+    () => checkpointer?.close(),
+  );
 }
 
 /**
@@ -193,6 +205,7 @@ function wrap(
   transaction: TransactionRunner,
   poolStats: () => PoolStats | undefined,
   group?: TransactionRunner,
+  beforeClose?: () => Promise<void> | undefined,
 ): Db {
   let closed = false;
   return {
@@ -207,6 +220,7 @@ function wrap(
     async close() {
       if (closed) return;
       closed = true;
+      await beforeClose?.();
       await kysely.destroy();
     },
   };
