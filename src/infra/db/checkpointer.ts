@@ -61,6 +61,9 @@ export function startCheckpointer(path: string, synchronous: "normal" | "full"):
   const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
   return {
     async close() {
+      // Held while it finishes: an unref'ed worker would let the process end (exit code 0)
+      // before whatever awaits the close (a CLI command's error, say) has run.
+      worker.ref();
       worker.postMessage("close");
       await exited;
     },
