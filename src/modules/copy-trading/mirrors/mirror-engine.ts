@@ -103,18 +103,28 @@ export function registerMirrorEngine(deps: Deps): void {
   const followOpens = async () => {
     // Everything queued, in order, before this task ends: what follows it in the chain (a close)
     // came after these opens. An open that arrives meanwhile may be taken here too (earlier, never later).
-    while (opens.length > 0) {
-      const taken = opens.splice(0, OPENS_PER_TASK);
-      const copied = await copyBatchRepository(deps.db.kysely).withActiveMirrors([
-        ...new Set(taken.map((e) => e.userId)),
-      ]);
-      for (const event of taken) {
-        if (copied.has(event.userId)) {
-          const parent = await demoLedger(deps.db.kysely).findPosition(event.positionId);
-          if (parent) await followOpen(deps, parent);
+    try {
+      while (opens.length > 0) {
+        const taken = opens.splice(0, OPENS_PER_TASK);
+        const copied = await copyBatchRepository(deps.db.kysely).withActiveMirrors([
+          ...new Set(taken.map((e) => e.userId)),
+        ]);
+        for (const event of taken) {
+          // One open failing does not stop the others (each was its own task before); the sweep retries it.
+          try {
+            if (copied.has(event.userId)) {
+              const parent = await demoLedger(deps.db.kysely).findPosition(event.positionId);
+              if (parent) await followOpen(deps, parent);
+            }
+            opensFollowed.add(event.positionId);
+          } catch (error) {
+            deps.log.error({ err: error }, "copy engine task failed");
+          }
         }
-        opensFollowed.add(event.positionId);
       }
+    } finally {
+      // The check itself failed (the store away): what is still queued gets a task of its own.
+      if (opens.length > 0) enqueue(followOpens);
     }
   };
   deps.bus.subscribe("PositionOpened", (event) => {
