@@ -2,17 +2,22 @@
 // transaction: idempotency key, guarded debit, order, position) from many callers, each with its
 // own key pair, and in the same run the same server with group commit off (decision 0172).
 // Usage: npm run build && node bench/trading-orders.mjs [--duration S] [--rounds R] [--callers N]
-//        [--connections C] [--engine sqlite|postgres] [--synchronous normal|full]
+//        [--connections C] [--engine sqlite|postgres] [--synchronous normal|full] [--against MAIN]
+//        [--no-ceiling]
 // --callers N (default 100): N users, one connection each (C defaults to N), every order with a
 // fresh x-request-id. SQLite compares SQLITE_GROUP_COMMIT=on against off in alternating rounds, and
 // gives the plain-insert rate beside; PostgreSQL (a fresh database on TEST_POSTGRES_URL's server)
 // runs its one path. Every figure comes with the server's CPU per order, steadier than throughput
 // on a shared machine. Target (issue 19): at least 5,000 orders per second on SQLite.
+// --against MAIN: another build's dist/main.js (e.g. an older commit's) served the same way in the
+// same rounds, so a change is measured before/after in one run. Each round also loads a plain Node
+// server answering an order's bytes with the same autocannon load ("ceiling": what this machine's
+// load generator and sockets allow at all, the app's work aside); --no-ceiling skips it.
 import { randomBytes, randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { load, median, plainInserts, startApp } from "./lib.mjs";
+import { load, median, plainInserts, startApp, startBaseline } from "./lib.mjs";
 import { makeCallers } from "./orders-callers.mjs";
 
 const { values } = parseArgs({
@@ -23,6 +28,8 @@ const { values } = parseArgs({
     connections: { type: "string" },
     engine: { type: "string", default: "sqlite" },
     synchronous: { type: "string", default: "normal" },
+    against: { type: "string" },
+    "no-ceiling": { type: "boolean", default: false },
   },
 });
 const duration = Number(values.duration);
@@ -63,9 +70,9 @@ async function freshPostgres() {
 }
 
 /** One server of a variant, its callers made, warmed up. */
-async function startVariant(label, extraEnv) {
+async function startVariant(label, extraEnv, main) {
   const store = engine === "postgres" ? await freshPostgres() : undefined;
-  const app = await startApp({ ...env, ...extraEnv }, [], store?.url);
+  const app = await startApp({ ...env, ...extraEnv }, [], store?.url, main);
   process.stderr.write(`${label}: making ${callers} callers…\n`);
   const keys = await makeCallers(store ? store.url : join(app.dir, "bench.db"), callers);
   process.stderr.write(`${label}: warming up…\n`);
@@ -107,10 +114,41 @@ const variants =
         ["group commit off", { SQLITE_GROUP_COMMIT: "off" }],
         ["group commit on", { SQLITE_GROUP_COMMIT: "on" }],
       ];
+// The other build runs with group commit on (its default), beside this build's two variants.
+if (values.against)
+  variants.unshift([
+    `against ${values.against}`,
+    engine === "postgres" ? {} : { SQLITE_GROUP_COMMIT: "on" },
+    values.against,
+  ]);
 const started = [];
 const inserts = [];
+let ceiling;
 try {
-  for (const [label, extra] of variants) started.push(await startVariant(label, extra));
+  for (const [label, extra, main] of variants) started.push(await startVariant(label, extra, main));
+  if (!values["no-ceiling"]) {
+    // A plain server answering an order's exact bytes: every request costs it next to nothing.
+    const v = started.at(-1);
+    const res = await fetch(v.app.baseUrl + PATH, {
+      method: "POST",
+      headers: { ...v.request.headers, "x-request-id": randomUUID() },
+      body: BODY,
+    });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    const server = await startBaseline({
+      status: res.status,
+      contentType: res.headers.get("content-type"),
+      body: bytes.toString("base64"),
+    });
+    ceiling = {
+      label: "ceiling (plain server, an order's bytes)",
+      app: server,
+      request: v.request,
+      runs: [],
+      stop: () => server.stop(),
+    };
+    started.push(ceiling);
+  }
   for (let i = 0; i < rounds; i++) {
     // Alternating order, so neither side always runs on the warmer (or busier) machine.
     const order = i % 2 === 0 ? started : [...started].reverse();
@@ -118,7 +156,10 @@ try {
       process.stderr.write(`round ${i + 1}/${rounds}: ${v.label}…\n`);
       v.runs.push(await load(v.app.baseUrl, v.request, { duration, connections, pid: v.app.pid }));
     }
-    if (engine === "sqlite") inserts.push((await plainInserts(started.at(-1).runs.at(-1).ok)).rps);
+    if (engine === "sqlite") {
+      const app = started.find((v) => v.label === "group commit on");
+      inserts.push((await plainInserts(app.runs.at(-1).ok)).rps);
+    }
   }
 } finally {
   for (const v of started) await v.stop();
@@ -134,7 +175,7 @@ const summary = (runs) => ({
   rounds: runs.map((r) => Math.round(r.ok / duration)),
 });
 const results = Object.fromEntries(started.map((v) => [v.label, summary(v.runs)]));
-const last = results[started.at(-1).label];
+const last = results[engine === "postgres" ? "postgres" : "group commit on"];
 const report = {
   scenario: "trading-orders",
   at: new Date().toISOString(),
@@ -145,6 +186,9 @@ const report = {
         plainInsertsPerSecond: Math.round(median(inserts)),
         groupCommitGain: Number((last.ordersPerSecond / results["group commit off"].ordersPerSecond).toFixed(2)),
         target: last.ordersPerSecond >= 5000 ? "MET (>= 5000 orders/s)" : "MISSED (< 5000 orders/s)",
+        ...(ceiling
+          ? { ofCeiling: Number((last.ordersPerSecond / results[ceiling.label].ordersPerSecond).toFixed(2)) }
+          : {}),
       }
     : {}),
 };

@@ -5,6 +5,7 @@ import { CamelCasePlugin, Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { type DatabaseTarget, DEFAULT_QUERY_TIMEOUT_MS, inDefaultDataFolder, redactUrl } from "../../config.js";
 import type { PoolStats } from "../metrics.js";
+import { FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from "./checkpointer.js";
 import { commitGroup, type TransactionRunner } from "./commit-group.js";
 import type { Executor } from "./executor.js";
 import type { Database } from "./schema.js";
@@ -93,6 +94,10 @@ function openSqlite(path: string, synchronous: "normal" | "full", groupCommit: b
   native.pragma("temp_store = MEMORY");
   // A CLI command and a running server may share the file: wait instead of failing at once.
   native.pragma("busy_timeout = 5000");
+  // Checkpoints from a worker thread (decision 0184): commits only append to the log, and the copy
+  // into the file (with its sync) no longer stops the event loop every 1,000 pages of log.
+  const checkpointer = path === ":memory:" || path === "" ? undefined : startCheckpointer(path, synchronous);
+  if (checkpointer) native.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
   const kysely = new Kysely<Database>({
     dialect: splitSqliteDialect(withStatementCache(native), reader(path)),
     plugins: [new CamelCasePlugin()],
@@ -100,14 +105,11 @@ function openSqlite(path: string, synchronous: "normal" | "full", groupCommit: b
   // Group commit (decision 0172): acknowledged only after the shared commit, so as durable as above.
   const group = groupCommit ? commitGroup(kysely) : undefined;
   const dataVersion = native.prepare("pragma data_version").pluck();
-  return wrap(
-    kysely,
-    "sqlite",
-    group ?? ((work) => runTransaction(kysely, work)),
-    () => undefined,
+  return wrap(kysely, "sqlite", group ?? ((work) => runTransaction(kysely, work)), {
     group,
-    () => dataVersion.get() as number,
-  );
+    externalVersion: () => dataVersion.get() as number,
+    beforeClose: () => checkpointer?.close(),
+  });
 }
 
 /**
@@ -195,26 +197,25 @@ async function openPostgres(url: string, env: PgEnv, queryTimeoutMs: number): Pr
     dialect: new PostgresDialect({ pool }),
     plugins: [new CamelCasePlugin()],
   });
-  return wrap(
-    kysely,
-    "postgres",
-    (work) => runTransaction(kysely, work),
-    () => ({
-      total: pool.totalCount,
-      idle: pool.idleCount,
-      waiting: pool.waitingCount,
-    }),
-  );
+  return wrap(kysely, "postgres", (work) => runTransaction(kysely, work), {
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+  });
 }
 
 function wrap(
   kysely: Kysely<Database>,
   dialect: Dialect,
   transaction: TransactionRunner,
-  poolStats: () => PoolStats | undefined,
-  group?: TransactionRunner,
-  externalVersion: () => number | undefined = () => undefined,
+  options: {
+    /** SQLite's group commit, which single-statement writes join. */
+    group?: TransactionRunner | undefined;
+    poolStats?: () => PoolStats | undefined;
+    externalVersion?: () => number | undefined;
+    /** Run before the connections close (SQLite's checkpointer thread). */
+    beforeClose?: () => Promise<void> | undefined;
+  },
 ): Db {
+  const { group, poolStats = () => undefined, externalVersion = () => undefined, beforeClose } = options;
   let closed = false;
   return {
     kysely,
@@ -229,6 +230,7 @@ function wrap(
     async close() {
       if (closed) return;
       closed = true;
+      await beforeClose?.();
       await kysely.destroy();
     },
   };

@@ -38,7 +38,8 @@ export function prepared<S, V extends readonly Value[], O>(
 ): (db: Executor, shape: S, values: V) => Promise<O[]> {
   const templates = new Map<string, Template>();
   return async (db, shape, values) => {
-    const key = `${setupKey(db)}|${shapeKey(shape)}|${values.map((v) => (Array.isArray(v) ? `[${v.length}]` : typeof v)).join(",")}`;
+    let key = `${setupKey(db)}|${shapeKey(shape)}|`;
+    for (const v of values) key += Array.isArray(v) ? `[${v.length}],` : `${typeof v},`;
     let template = templates.get(key);
     if (!template) {
       template = compileTemplate(db, build, shape, values);
@@ -74,9 +75,16 @@ const identity = (o: object) => {
   }
   return id;
 };
+// An executor's adapter and plugins never change (withPlugin makes a new executor): its key is kept.
+const setupKeys = new WeakMap<object, string>();
 function setupKey(db: Executor): string {
   const executor = db.getExecutor();
-  return [executor.adapter, ...executor.plugins].map(identity).join(".");
+  let key = setupKeys.get(executor);
+  if (key === undefined) {
+    key = [executor.adapter, ...executor.plugins].map(identity).join(".");
+    setupKeys.set(executor, key);
+  }
+  return key;
 }
 
 const bound = (value: Value, item: number) => (item < 0 ? value : (value as readonly unknown[])[item]);

@@ -196,11 +196,15 @@ export function registerRealtimeFeeds(deps: Deps): void {
   deps.metrics.gauge("realtime_connections", "WebSocket connections this instance holds", () => hub.connections);
   deps.market.onTick((quotes) => hub.tick(quotes));
   deps.bus.subscribeEverywhere("OrderExecuted", (event) => {
-    const { type, content } = privateMessageOf(event.order);
-    hub.toUser(event.userId, "private", type, content);
+    // Built only for a user with a socket on the private topic here: most orders have none (0183).
+    const listens = hub.listensPrivate(event.userId);
+    if (listens) {
+      const { type, content } = privateMessageOf(event.order);
+      hub.toUser(event.userId, "private", type, content);
+    }
     const order = event.order;
     if (order.close?.fullyClosed) deps.positionUpdates.forget(order.positionId);
-    else if (!order.close && order.isTslEnabled && hub.listensPrivate(event.userId)) {
+    else if (!order.close && order.isTslEnabled && listens) {
       deps.positionUpdates.watch({
         userId: event.userId,
         positionId: order.positionId,

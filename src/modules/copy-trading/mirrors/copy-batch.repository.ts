@@ -107,16 +107,20 @@ const Q = {
 const ids = (rows: readonly { mirrorId: number | string }[]) => new Set(rows.map((r) => Number(r.mirrorId)));
 
 export const copyBatchRepository = (db: Executor) => ({
-  /** Whether anyone copies this user now: the engine's cheap question on every open. */
-  async hasActiveMirrors(parentUserId: string): Promise<boolean> {
-    const row = await db
+  /**
+   * Which of these users anyone copies now: the engine's cheap question on the opens queued
+   * together (one statement for all of them, decision 0183).
+   */
+  async withActiveMirrors(parentUserIds: readonly string[]): Promise<Set<string>> {
+    if (parentUserIds.length === 0) return new Set();
+    const rows = await db
       .selectFrom("copyMirrors")
-      .select("mirrorId")
-      .where("parentUserId", "=", parentUserId)
+      .select("parentUserId")
+      .distinct()
+      .where("parentUserId", "in", parentUserIds)
       .where("status", "=", ACTIVE)
-      .limit(1)
-      .executeTakeFirst();
-    return row !== undefined;
+      .execute();
+    return new Set(rows.map((r) => r.parentUserId));
   },
 
   /**

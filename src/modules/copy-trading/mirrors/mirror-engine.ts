@@ -1,3 +1,4 @@
+import type { PositionOpened } from "../../../core/events.js";
 import type { Deps } from "../../context.js";
 import { demoLedger } from "../../trading/demo-ledger.js";
 import { copyBatchRepository } from "./copy-batch.repository.js";
@@ -9,6 +10,8 @@ import { finishStop } from "./stop-mirror.js";
 
 /** Ticks between two sweeps (with the default 1 s tick, about every 15 s). */
 const SWEEP_EVERY_TICKS = 15;
+/** The most queued opens one statement checks (its `in` list). */
+const OPENS_PER_TASK = 500;
 
 interface Engine {
   /** Resolves when every task queued so far is done (tests, the benchmark, shutdown). */
@@ -91,14 +94,42 @@ export function registerMirrorEngine(deps: Deps): void {
     },
   });
 
-  deps.bus.subscribe("PositionOpened", (event) => {
-    enqueue(async () => {
-      if (await copyBatchRepository(deps.db.kysely).hasActiveMirrors(event.userId)) {
-        const parent = await demoLedger(deps.db.kysely).findPosition(event.positionId);
-        if (parent) await followOpen(deps, parent);
+  // Opens queued together are checked together (decision 0183): one task and one statement ask
+  // which of their owners anyone copies, instead of a task and a statement per order. A task is
+  // queued when the first open arrives and takes every open that arrived until it runs, so an open
+  // is never followed later than its own task would have been (a close queued after it still runs
+  // after it).
+  const opens: PositionOpened[] = [];
+  const followOpens = async () => {
+    // Everything queued, in order, before this task ends: what follows it in the chain (a close)
+    // came after these opens. An open that arrives meanwhile may be taken here too (earlier, never later).
+    try {
+      while (opens.length > 0) {
+        const taken = opens.splice(0, OPENS_PER_TASK);
+        const copied = await copyBatchRepository(deps.db.kysely).withActiveMirrors([
+          ...new Set(taken.map((e) => e.userId)),
+        ]);
+        for (const event of taken) {
+          // One open failing does not stop the others (each was its own task before); the sweep retries it.
+          try {
+            if (copied.has(event.userId)) {
+              const parent = await demoLedger(deps.db.kysely).findPosition(event.positionId);
+              if (parent) await followOpen(deps, parent);
+            }
+            opensFollowed.add(event.positionId);
+          } catch (error) {
+            deps.log.error({ err: error }, "copy engine task failed");
+          }
+        }
       }
-      opensFollowed.add(event.positionId);
-    });
+    } finally {
+      // The check itself failed (the store away): what is still queued gets a task of its own.
+      if (opens.length > 0) enqueue(followOpens);
+    }
+  };
+  deps.bus.subscribe("PositionOpened", (event) => {
+    opens.push(event);
+    if (opens.length === 1) enqueue(followOpens);
   });
   deps.bus.subscribe("PositionClosed", (event) => {
     enqueue(async () => {
