@@ -12,6 +12,7 @@ import {
 import pg from "pg";
 import { type DatabaseTarget, DEFAULT_QUERY_TIMEOUT_MS, inDefaultDataFolder, redactUrl } from "../../config.js";
 import type { PoolStats } from "../metrics.js";
+import { type BulkWriter, openBulkWriter } from "./bulk-writer.js";
 import { commitGroup, type TransactionRunner } from "./commit-group.js";
 import type { Executor } from "./executor.js";
 import type { Database } from "./schema.js";
@@ -35,6 +36,12 @@ export interface Db {
    * commit instead of one each; otherwise it runs at once on its own (autocommit).
    */
   write<T>(work: (db: Executor) => Promise<T>): Promise<T>;
+  /**
+   * A second connection in a worker thread for a long bulk write (decision 0180), or undefined where
+   * there is none to open (PostgreSQL, whose pool already writes beside the event loop; SQLite in
+   * memory). The caller closes it.
+   */
+  bulkWriter(): BulkWriter | undefined;
   /** Cheap liveness query for /ready. */
   ping(): Promise<void>;
   /** The connection pool's state (PostgreSQL); undefined on SQLite (one connection, no pool). */
@@ -99,7 +106,8 @@ function openSqlite(path: string, synchronous: "normal" | "full", groupCommit: b
   });
   // Group commit (decision 0172): acknowledged only after the shared commit, so as durable as above.
   const group = groupCommit ? commitGroup(kysely) : undefined;
-  return wrap(kysely, "sqlite", group ?? ((work) => runTransaction(kysely, work)), () => undefined, group);
+  const bulk = path === ":memory:" ? undefined : () => openBulkWriter(path, synchronous);
+  return wrap(kysely, "sqlite", group ?? ((work) => runTransaction(kysely, work)), () => undefined, group, bulk);
 }
 
 /**
@@ -193,6 +201,7 @@ function wrap(
   transaction: TransactionRunner,
   poolStats: () => PoolStats | undefined,
   group?: TransactionRunner,
+  bulk?: () => BulkWriter,
 ): Db {
   let closed = false;
   return {
@@ -200,6 +209,7 @@ function wrap(
     dialect,
     transaction,
     write: group ? (work) => group(work) : (work) => work(kysely),
+    bulkWriter: () => bulk?.(),
     poolStats,
     async ping() {
       await sql`select 1`.execute(kysely);

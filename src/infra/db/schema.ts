@@ -557,6 +557,11 @@ export interface PeopleCopiersTable {
   updatedAt: string;
 }
 
+/** Users whose privacy or copiers changed during the snapshot pass (migration 026, decision 0180). */
+export interface PeopleStatsTouchedTable {
+  userId: string;
+}
+
 export interface PeopleHoldingsTable {
   userId: string;
   instrumentId: number;
@@ -574,6 +579,7 @@ export interface Database {
   accountSnapshots: AccountSnapshotsTable;
   peopleStats: PeopleStatsTable;
   peopleCopiers: PeopleCopiersTable;
+  peopleStatsTouched: PeopleStatsTouchedTable;
   peopleHoldings: PeopleHoldingsTable;
   peopleSettings: PeopleSettingsTable;
   attachments: AttachmentsTable;

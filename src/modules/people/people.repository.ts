@@ -43,6 +43,15 @@ const snapshot = (r: Selectable<AccountSnapshotsTable>): SnapshotRow => ({
   riskScore: Number(r.riskScore),
 });
 
+/** Notes a change of the user's search columns for a pass that is building the day's stats apart (0180). */
+async function touched(db: Executor, userId: string): Promise<void> {
+  await db
+    .insertInto("peopleStatsTouched")
+    .values({ userId })
+    .onConflict((oc) => oc.column("userId").doNothing())
+    .execute();
+}
+
 /** An account to snapshot: its cash and the money put in so far. */
 export interface AccountToSnapshot {
   userId: string;
@@ -256,6 +265,7 @@ export const peopleRepository = (db: Executor) => ({
       .set({ listed: listed ? 1 : 0, optOut: optOut ? 1 : 0 })
       .where("userId", "=", userId)
       .execute();
+    await touched(db, userId);
   },
 
   async replaceHoldings(userIds: readonly string[], rows: { userId: string; instrumentId: number; pct: number }[]) {
@@ -301,6 +311,12 @@ export const peopleRepository = (db: Executor) => ({
       .onConflict((oc) => oc.column("userId").doUpdateSet({ copiers, updatedAt: at }))
       .execute();
     await db.updateTable("peopleStats").set({ copiers }).where("userId", "=", userId).execute();
+    await touched(db, userId);
+  },
+
+  /** Forgets the users touched before a pass begins (decision 0180). */
+  async clearTouched(): Promise<void> {
+    await db.deleteFrom("peopleStatsTouched").execute();
   },
 
   async statsOf(userId: string, period: string) {

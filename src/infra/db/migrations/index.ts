@@ -21,6 +21,7 @@ import * as sandboxSnapshots from "./019-sandbox-snapshots.js";
 import * as peopleCopiers from "./020-people-copiers.js";
 import * as peopleSearch from "./021-people-search.js";
 import * as tradePosts from "./024-trade-posts.js";
+import * as peopleStatsTouched from "./026-people-stats-touched.js";
 
 export interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -49,4 +50,5 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   "020-people-copiers": peopleCopiers,
   "021-people-search": peopleSearch,
   "024-trade-posts": tradePosts,
+  "026-people-stats-touched": peopleStatsTouched,
 };
