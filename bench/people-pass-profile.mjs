@@ -65,8 +65,12 @@ for (const [k, offset] of [-1, 0].entries()) {
   const used = process.cpuUsage(cpu);
   const sqlMs = [...bySql.values()].reduce((s, e) => s + e.ms, 0);
   console.log(
-    `pass ${k + 1} (${report.accounts} accounts): wall ${Math.round(wall)} ms, CPU ${Math.round((used.user + used.system) / 1000)} ms, in SQLite ${Math.round(sqlMs)} ms`,
+    `pass ${k + 1} (${report.accounts} accounts): wall ${Math.round(wall)} ms, CPU ${Math.round((used.user + used.system) / 1000)} ms, in SQLite ${Math.round(sqlMs)} ms (main thread)`,
   );
+  if (report.writer)
+    console.log(
+      `  writer: main waited ${Math.round(report.writer.waited)} ms for it, indexes ${Math.round(report.writer.indexes)} ms, swap ${Math.round(report.writer.swap)} ms`,
+    );
   for (const [key, e] of [...bySql].sort((a, b) => b[1].ms - a[1].ms).slice(0, TOP))
     console.log(`  ${String(Math.round(e.ms)).padStart(7)} ms ${String(e.n).padStart(6)}×  ${key}`);
 }

@@ -26,6 +26,7 @@ import { MarketEngine } from "./modules/market/engine.js";
 import { marketHours as makeMarketHours } from "./modules/market/hours/market-hours.js";
 import { registerPriceStream } from "./modules/market/price-stream.js";
 import { registerNotificationSubscribers } from "./modules/notifications/notifications.subscribers.js";
+import { PeopleSearchCache } from "./modules/people/search/search-cache.js";
 import { NotificationPollCache } from "./modules/notifications/poll-cache.js";
 import { createExternalKeys } from "./modules/oauth/access-tokens.js";
 import { KeyStore, registerSigningKeySubscribers } from "./modules/oauth/signing-keys.js";
@@ -125,6 +126,7 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
       entryOrders: createEntryOrderWatch(),
       alerts: createAlertWatch(),
       notificationPolls: NotificationPollCache.listening(bus),
+      peopleSearches: new PeopleSearchCache(),
       instrumentCache: new Map(),
       signingKeys: new KeyStore(db, clock, secrets),
       externalKeys: createExternalKeys(config),

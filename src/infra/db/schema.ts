@@ -562,6 +562,12 @@ export interface PeopleStatsTouchedTable {
   userId: string;
 }
 
+/** One row: a token changed by every write to search's rows (migration 027, decision 0181). */
+export interface PeopleStatsVersionTable {
+  id: number;
+  token: number | string;
+}
+
 export interface PeopleHoldingsTable {
   userId: string;
   instrumentId: number;
@@ -580,6 +586,7 @@ export interface Database {
   peopleStats: PeopleStatsTable;
   peopleCopiers: PeopleCopiersTable;
   peopleStatsTouched: PeopleStatsTouchedTable;
+  peopleStatsVersion: PeopleStatsVersionTable;
   peopleHoldings: PeopleHoldingsTable;
   peopleSettings: PeopleSettingsTable;
   attachments: AttachmentsTable;

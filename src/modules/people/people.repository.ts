@@ -43,8 +43,20 @@ const snapshot = (r: Selectable<AccountSnapshotsTable>): SnapshotRow => ({
   riskScore: Number(r.riskScore),
 });
 
-/** Notes a change of the user's search columns for a pass that is building the day's stats apart (0180). */
+/** A new token for search's rows (decision 0181): any value other than the last. */
+export const newStatsToken = () => 1 + Math.floor(Math.random() * 2 ** 48);
+
+/** Search's rows changed: answers kept under the old token are no longer used (decision 0181). */
+export async function statsChanged(db: Executor): Promise<void> {
+  await db.updateTable("peopleStatsVersion").set({ token: newStatsToken() }).where("id", "=", 1).execute();
+}
+
+/**
+ * Notes a change of the user's search columns for a pass that is building the day's stats apart
+ * (0180), and changes search's token (0181).
+ */
 async function touched(db: Executor, userId: string): Promise<void> {
+  await statsChanged(db);
   await db
     .insertInto("peopleStatsTouched")
     .values({ userId })

@@ -16,6 +16,15 @@ export interface PassSink<B> {
   write(batch: B): Promise<void>;
   finish(): Promise<void>;
   abandon(): Promise<void>;
+  /** Where the writer's time went (ms), for the bench. */
+  timings?: WriterTimings;
+}
+
+export interface WriterTimings {
+  /** The main thread waiting for the writer's batch before sending the next. */
+  waited: number;
+  indexes: number;
+  swap: number;
 }
 
 /**
@@ -39,7 +48,9 @@ export async function stagedSink<B>(
     throw error;
   }
   let inFlight: Promise<void> = Promise.resolve();
+  const timings: WriterTimings = { waited: 0, indexes: 0, swap: 0 };
   return {
+    timings,
     async write(batch) {
       const part = await closes(batch);
       const steps = [
@@ -51,16 +62,24 @@ export async function stagedSink<B>(
         ),
         stagingRows(part.flatMap((c) => c.stats)),
       ];
+      const t = performance.now();
       await inFlight;
+      timings.waited += performance.now() - t;
       inFlight = bulk.transaction(steps);
       // A failure surfaces at the next batch or at the end; never unobserved meanwhile.
       inFlight.catch(() => undefined);
     },
     async finish() {
       try {
+        let t = performance.now();
         await inFlight;
+        timings.waited += performance.now() - t;
+        t = performance.now();
         await bulk.run(plan.indexes);
+        timings.indexes = performance.now() - t;
+        t = performance.now();
         await bulk.transaction(plan.swap);
+        timings.swap = performance.now() - t;
       } finally {
         await bulk.close();
       }

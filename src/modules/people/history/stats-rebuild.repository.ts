@@ -2,6 +2,7 @@ import { type CompiledQuery, type Insertable, sql } from "kysely";
 import type { BulkStep } from "../../../infra/db/bulk-writer.js";
 import type { Executor } from "../../../infra/db/executor.js";
 import type { AccountSnapshotsTable, PeopleStatsTable } from "../../../infra/db/schema.js";
+import { newStatsToken } from "../people.repository.js";
 
 /**
  * The SQLite pass's statements (decision 0180): the day's `people_stats` is built into
@@ -56,6 +57,8 @@ export async function rebuildPlan(db: Executor): Promise<RebuildPlan> {
       { sql: `drop table ${LIVE}` },
       { sql: `alter table ${STAGING} rename to ${LIVE}` },
       { sql: "delete from people_stats_touched" },
+      // Search's answers kept from the old rows are no longer used (decision 0181).
+      { sql: `update people_stats_version set token = ${newStatsToken()} where id = 1` },
     ],
   };
 }

@@ -6,9 +6,14 @@ import { getUserProfiles } from "../../identity/user-profiles.js";
 import { listInstruments } from "../../market/find-instruments.js";
 import { currentQuotes } from "../../market/quotes.js";
 import { pnlCents } from "../../trading/math.js";
-import { type AccountToSnapshot, type PeopleRepository, peopleRepository } from "../people.repository.js";
+import {
+  type AccountToSnapshot,
+  type PeopleRepository,
+  peopleRepository,
+  statsChanged,
+} from "../people.repository.js";
 import { addMonths, type DayReturn, dailyReturn, dayOf, RISK_WINDOW_DAYS, riskScoreOf } from "./returns.js";
-import { stagedSink } from "./staged-pass.js";
+import { stagedSink, type WriterTimings } from "./staged-pass.js";
 import { type PeriodStats, statsFor } from "./stats.js";
 
 /** One instrument of a snapshot, summed over the account's open positions in it. */
@@ -155,6 +160,7 @@ export async function snapshotBatch(
         part.map((c) => c.userId),
         part.flatMap((c) => c.holdings),
       );
+      await statsChanged(trx);
     });
   }
 }
@@ -234,6 +240,8 @@ export interface SnapshotReport {
   day: string;
   accounts: number;
   ms: number;
+  /** The bulk writer's share (SQLite), decision 0180. */
+  writer?: WriterTimings;
 }
 
 /**
@@ -243,7 +251,7 @@ export interface SnapshotReport {
  */
 export async function takeSnapshots(
   deps: Deps,
-  onBatch?: (done: number) => void,
+  onBatch?: (done: number) => void | Promise<void>,
   batchSize = SNAPSHOT_BATCH,
   writeChunk = SNAPSHOT_WRITE_CHUNK,
 ): Promise<SnapshotReport> {
@@ -261,7 +269,7 @@ export async function takeSnapshots(
   try {
     const done = await eachBatch(deps, batchSize, sink.write, onBatch);
     await sink.finish();
-    return { day, accounts: done, ms: performance.now() - started };
+    return { day, accounts: done, ms: performance.now() - started, writer: "timings" in sink ? sink.timings : undefined };
   } catch (error) {
     await sink.abandon();
     throw error;
@@ -280,7 +288,7 @@ async function eachBatch(
   deps: Deps,
   batchSize: number,
   write: (batch: Batch) => Promise<void>,
-  onBatch?: (done: number) => void,
+  onBatch?: (done: number) => void | Promise<void>,
 ): Promise<number> {
   const repo: PeopleRepository = peopleRepository(deps.db.kysely);
   const symbols = await symbolsOf(deps);
@@ -297,7 +305,7 @@ async function eachBatch(
     };
     await write({ accounts, positions, priceOf, symbols });
     done += accounts.length;
-    onBatch?.(done);
+    await onBatch?.(done);
     after = accounts[accounts.length - 1]!.userId;
     await yieldToRequests();
   }
