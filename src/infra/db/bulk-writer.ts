@@ -32,6 +32,8 @@ db.pragma("busy_timeout = 5000");
 db.pragma("temp_store = MEMORY");
 db.pragma("cache_size = -" + workerData.cacheKiB);
 db.pragma("foreign_keys = OFF");
+// create index sorts with a helper thread (measured ~10% faster over 1M rows, decision 0180).
+db.pragma("threads = 2");
 const statements = new Map();
 const prepared = (sql) => {
   let s = statements.get(sql);
