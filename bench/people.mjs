@@ -12,10 +12,10 @@
 // 3. the p99 of a read (`GET …/people/{username}/gain`) while idle and while a third snapshot pass runs
 //    (target: during < 2 × idle).
 import { randomUUID } from "node:crypto";
-import { sql } from "kysely";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { sql } from "kysely";
 import { dayClock, fillPeopleWorld } from "./people-world.mjs";
 
 const arg = (name, fallback) => {

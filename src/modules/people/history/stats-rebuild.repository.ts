@@ -142,8 +142,7 @@ export function snapshotSteps(
       );
     out.push(step(q.compile()));
   }
-  if (userIds.length > 0)
-    out.push(step(db.deleteFrom("peopleHoldings").where("userId", "in", userIds).compile()));
+  if (userIds.length > 0) out.push(step(db.deleteFrom("peopleHoldings").where("userId", "in", userIds).compile()));
   for (let i = 0; i < holdings.length; i += 200)
     out.push(
       step(

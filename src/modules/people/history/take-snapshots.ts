@@ -6,12 +6,7 @@ import { getUserProfiles } from "../../identity/user-profiles.js";
 import { listInstruments } from "../../market/find-instruments.js";
 import { currentQuotes } from "../../market/quotes.js";
 import { pnlCents } from "../../trading/math.js";
-import {
-  type AccountToSnapshot,
-  type PeopleRepository,
-  peopleRepository,
-  statsChanged,
-} from "../people.repository.js";
+import { type AccountToSnapshot, type PeopleRepository, peopleRepository, statsChanged } from "../people.repository.js";
 import { addMonths, type DayReturn, dailyReturn, dayOf, RISK_WINDOW_DAYS, riskScoreOf } from "./returns.js";
 import { stagedSink, type WriterTimings } from "./staged-pass.js";
 import { type PeriodStats, statsFor } from "./stats.js";
@@ -269,7 +264,12 @@ export async function takeSnapshots(
   try {
     const done = await eachBatch(deps, batchSize, sink.write, onBatch);
     await sink.finish();
-    return { day, accounts: done, ms: performance.now() - started, writer: "timings" in sink ? sink.timings : undefined };
+    return {
+      day,
+      accounts: done,
+      ms: performance.now() - started,
+      writer: "timings" in sink ? sink.timings : undefined,
+    };
   } catch (error) {
     await sink.abandon();
     throw error;

@@ -130,7 +130,11 @@ export async function hasHiddenRow(db: Executor, userId: string, period: string)
 }
 
 /** The earliest registration after `registeredBy` among `period`'s rows (from the registration index). */
-export async function nextRegistrationAfter(db: Executor, period: string, registeredBy: string): Promise<string | undefined> {
+export async function nextRegistrationAfter(
+  db: Executor,
+  period: string,
+  registeredBy: string,
+): Promise<string | undefined> {
   const row = await db
     .selectFrom("peopleStats")
     .select("registeredAt")

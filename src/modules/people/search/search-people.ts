@@ -1,9 +1,9 @@
 import { requireUser } from "../../../core/access.js";
+import type { Executor } from "../../../infra/db/executor.js";
 import type { Ctx } from "../../context.js";
 import type { SearchItem, SearchQuery } from "../people.schemas.js";
 import { fullNameOf, WEEK_MS, weeksSince } from "../people.view.js";
 import { PEOPLE_READ } from "../privacy/privacy.js";
-import type { Executor } from "../../../infra/db/executor.js";
 import { hasHiddenRow, nextRegistrationAfter, searchQueries, statsToken } from "./people-search.repository.js";
 import type { SearchAnswer } from "./search-cache.js";
 
