@@ -9,7 +9,7 @@ import { pnlCents } from "../../trading/math.js";
 import { type AccountToSnapshot, type PeopleRepository, peopleRepository, statsChanged } from "../people.repository.js";
 import { addMonths, type DayReturn, dailyReturn, dayOf, RISK_WINDOW_DAYS, riskScoreOf } from "./returns.js";
 import { stagedSink, type WriterTimings } from "./staged-pass.js";
-import { type PeriodStats, statsFor } from "./stats.js";
+import { type PeriodStats, periodCalendar, statsFor } from "./stats.js";
 
 /** One instrument of a snapshot, summed over the account's open positions in it. */
 export interface SnapshotHolding {
@@ -104,6 +104,7 @@ export async function closesOf(
   const previous = await repo.lastSnapshotsBefore(ids, day);
   const history = groupReturns(await repo.returnsSince(ids, addMonths(day, -24)), day);
   const columns = await searchColumnsOf(deps, ids);
+  const calendar = periodCalendar(day);
   const byUser = new Map<string, OpenPosition[]>();
   for (const p of positions) {
     const list = byUser.get(p.userId);
@@ -123,7 +124,12 @@ export async function closesOf(
     );
     const user = columns.get(account.userId);
     const stats = user
-      ? statsFor([...past, close.day], day).map((s) => ({ userId: account.userId, ...s, ...user, updatedAt: takenAt }))
+      ? statsFor([...past, close.day], day, calendar).map((s) => ({
+          userId: account.userId,
+          ...s,
+          ...user,
+          updatedAt: takenAt,
+        }))
       : [];
     return { userId: account.userId, snapshot: { ...close.row, takenAt }, stats, holdings: close.holdings };
   });
