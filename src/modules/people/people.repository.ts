@@ -48,7 +48,13 @@ export const newStatsToken = () => 1 + Math.floor(Math.random() * 2 ** 48);
 
 /** Search's rows changed: answers kept under the old token are no longer used (decision 0181). */
 export async function statsChanged(db: Executor): Promise<void> {
-  await db.updateTable("peopleStatsVersion").set({ token: newStatsToken() }).where("id", "=", 1).execute();
+  const token = newStatsToken();
+  // An upsert: a sandbox reset empties every table, this one's row included.
+  await db
+    .insertInto("peopleStatsVersion")
+    .values({ id: 1, token })
+    .onConflict((oc) => oc.column("id").doUpdateSet({ token }))
+    .execute();
 }
 
 /**
@@ -268,6 +274,7 @@ export const peopleRepository = (db: Executor) => ({
         )
         .execute();
     }
+    await statsChanged(db);
   },
 
   /** A user's privacy columns on their search rows (people_stats), after a privacy change. */
@@ -289,6 +296,7 @@ export const peopleRepository = (db: Executor) => ({
         .values(rows.slice(i, i + CHUNK))
         .execute();
     }
+    await statsChanged(db);
   },
 
   /** One user's snapshots within [from, to], ascending. */

@@ -58,7 +58,10 @@ export async function rebuildPlan(db: Executor): Promise<RebuildPlan> {
       { sql: `alter table ${STAGING} rename to ${LIVE}` },
       { sql: "delete from people_stats_touched" },
       // Search's answers kept from the old rows are no longer used (decision 0181).
-      { sql: `update people_stats_version set token = ${newStatsToken()} where id = 1` },
+      {
+        sql: `insert into people_stats_version (id, token) values (1, ${newStatsToken()})
+          on conflict (id) do update set token = excluded.token`,
+      },
     ],
   };
 }

@@ -6,7 +6,7 @@ import { getUserProfiles } from "../../identity/user-profiles.js";
 import { listInstruments } from "../../market/find-instruments.js";
 import { currentQuotes } from "../../market/quotes.js";
 import { pnlCents } from "../../trading/math.js";
-import { type AccountToSnapshot, type PeopleRepository, peopleRepository, statsChanged } from "../people.repository.js";
+import { type AccountToSnapshot, type PeopleRepository, peopleRepository } from "../people.repository.js";
 import { addMonths, type DayReturn, dailyReturn, dayOf, RISK_WINDOW_DAYS, riskScoreOf } from "./returns.js";
 import { stagedSink, type WriterTimings } from "./staged-pass.js";
 import { type PeriodStats, periodCalendar, statsFor } from "./stats.js";
@@ -161,7 +161,6 @@ export async function snapshotBatch(
         part.map((c) => c.userId),
         part.flatMap((c) => c.holdings),
       );
-      await statsChanged(trx);
     });
   }
 }

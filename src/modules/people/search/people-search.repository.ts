@@ -112,10 +112,13 @@ export function searchQueries(db: Executor, q: SearchQuery, me: number, blocked:
   return { total, rows };
 }
 
-/** The token of search's rows (decision 0181): it changes with every write to them. */
-export async function statsToken(db: Executor): Promise<string> {
+/**
+ * The token of search's rows (decision 0181): it changes with every write to them. Undefined when
+ * there is none (a sandbox reset emptied the table; the next write makes it): answers are then not kept.
+ */
+export async function statsToken(db: Executor): Promise<string | undefined> {
   const row = await db.selectFrom("peopleStatsVersion").select("token").where("id", "=", 1).executeTakeFirst();
-  return String(row?.token ?? "");
+  return row === undefined ? undefined : String(row.token);
 }
 
 /** Whether the user has a row of `period` that only they see (a private profile). */

@@ -32,6 +32,7 @@ export async function searchPeople(ctx: Ctx, q: SearchQuery): Promise<{ totalIte
   const shared = blocked.length === 0 && !(await hasHiddenRow(db, actor.userId, q.period));
   if (!shared) return (await answer(db, q, actor.gcid, blocked, now)).answer;
   const token = await statsToken(db);
+  if (token === undefined) return (await answer(db, q, actor.gcid, blocked, now)).answer;
   const key = queryKey(q);
   const at = now.getTime();
   const kept = ctx.peopleSearches.get(key, token, at);
