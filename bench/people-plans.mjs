@@ -1,6 +1,6 @@
 // EXPLAIN QUERY PLAN of people search's total and page for each of upstream's sorts and the bench's
 // filter combinations (decision 0165), on a store filled by `node bench/people.mjs --keep`.
-// Usage: npm run build && node bench/people-plans.mjs <store.db>
+// Usage: npm run build && node bench/people-plans.mjs <store.db> [--time 20]
 import { CompiledQuery } from "kysely";
 
 const file = process.argv[2];
@@ -45,8 +45,24 @@ const explain = async (compiled) => {
   const rows = await db.executeQuery(CompiledQuery.raw(`explain query plan ${compiled.sql}`, compiled.parameters));
   return rows.rows.map((r) => r.detail).join(" | ");
 };
+// --time N: also each query's p50/p99 over N runs (ms, no HTTP).
+const ti = process.argv.indexOf("--time");
+const RUNS = ti >= 0 ? Number(process.argv[ti + 1]) : 0;
+const timed = async (q) => {
+  const xs = [];
+  for (let i = 0; i < RUNS; i++) {
+    const s = performance.now();
+    await q.execute();
+    xs.push(performance.now() - s);
+  }
+  xs.sort((a, b) => a - b);
+  const at = (p) => Math.round(xs[Math.min(xs.length - 1, Math.ceil(p * xs.length) - 1)] * 10) / 10;
+  return RUNS ? ` [p50 ${at(0.5)} ms, p99 ${at(0.99)} ms]` : "";
+};
 for (const [name, q] of Object.entries(combos)) {
   const { total, rows } = searchQueries(db, q, 0, [], new Date());
-  console.log(`${name}\n  total: ${await explain(total.compile())}\n  page:  ${await explain(rows.compile())}`);
+  console.log(
+    `${name}\n  total: ${await explain(total.compile())}${await timed(total)}\n  page:  ${await explain(rows.compile())}${await timed(rows)}`,
+  );
 }
 await closeDeps(deps);

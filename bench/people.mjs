@@ -1,5 +1,5 @@
 // People search and the daily snapshot at scale (issue 16, item 8), in process on SQLite.
-// Usage: npm run build && node bench/people.mjs [--accounts 100000] [--queries 300] [--batch 500] [--keep]
+// Usage: npm run build && node bench/people.mjs [--accounts 100000] [--queries 300] [--batch 500] [--keep] [--analyze]
 // (--keep leaves the filled SQLite store for EXPLAIN QUERY PLAN: bench/people-plans.mjs <store>)
 //
 // Fills a temp SQLite store with N users, each with a demo account and one open position (random
@@ -15,6 +15,8 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { sql } from "kysely";
+import { dayClock, fillPeopleWorld } from "./people-world.mjs";
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -24,6 +26,9 @@ const N = arg("accounts", 100_000);
 const QUERIES = arg("queries", 300);
 const BATCH = arg("batch", 500);
 const KEEP = process.argv.includes("--keep");
+// `analyze` after the passes, as the bench worlds do (bench/world/seed.mjs): the planner then uses
+// sqlite_stat1, which is what a store that ran `analyze` (or `pragma optimize`) plans with.
+const ANALYZE = process.argv.includes("--analyze");
 
 const { loadConfig } = await import("../dist/config.js");
 const { closeDeps, createDeps } = await import("../dist/runtime.js");
@@ -50,98 +55,12 @@ const config = loadConfig(
 const deps = await createDeps(config);
 await ensureInstrumentCatalog(deps);
 const db = deps.db.kysely;
-const INSTRUMENTS = [1, 17, 18, 27, 1001, 1002, 1003, 100000, 100001, 3001];
-const quotes = await currentQuotes(deps, INSTRUMENTS);
-const ids = INSTRUMENTS.filter((id) => quotes.has(id));
-
-// A seeded generator, so every run fills the same store.
-let state = 12345;
-const random = () => {
-  state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-  return state / 4294967296;
-};
-
 console.log(`filling ${N} users, accounts and positions…`);
 let t = performance.now();
 const now = deps.clock.now();
-const CHUNK = 1000;
-for (let start = 0; start < N; start += CHUNK) {
-  const users = [];
-  const accounts = [];
-  const positions = [];
-  for (let i = start; i < Math.min(N, start + CHUNK); i++) {
-    const id = randomUUID();
-    const name = `bench_${i}`;
-    users.push({
-      id,
-      username: name,
-      usernameLower: name,
-      firstName: "Bench",
-      lastName: `Trader ${i}`,
-      countryCode: 1 + Math.floor(random() * 200),
-      piLevel: random() < 0.05 ? 1 + Math.floor(random() * 4) : 0,
-      isPrivate: random() < 0.05 ? 1 : 0,
-      createdAt: new Date(now.getTime() - Math.floor(random() * 200 * 7 * 86_400_000)).toISOString(),
-    });
-    const instrumentId = ids[Math.floor(random() * ids.length)];
-    const q = quotes.get(instrumentId);
-    const leverage = [1, 2, 5][Math.floor(random() * 3)];
-    const amountCents = 10_000 + Math.floor(random() * 490_000);
-    const openRate = q.mid * (1 + (random() - 0.5) * 0.1);
-    accounts.push({
-      userId: id,
-      cid: 20_000_000 + i,
-      cashCents: 10_000_000 - amountCents,
-      startingCents: 10_000_000,
-      realizedPnlCents: 0,
-      createdAt: now.toISOString(),
-      updatedAt: now.toISOString(),
-    });
-    positions.push({
-      userId: id,
-      cid: 20_000_000 + i,
-      orderId: i + 1,
-      instrumentId,
-      isBuy: random() < 0.7 ? 1 : 0,
-      leverage,
-      amountCents,
-      initialAmountCents: amountCents,
-      units: ((amountCents / 100) * leverage) / openRate,
-      initialUnits: ((amountCents / 100) * leverage) / openRate,
-      openRate,
-      openDateTime: now.toISOString(),
-      stopLossRate: 0,
-      takeProfitRate: 0,
-      isTslEnabled: 0,
-      tslGap: 0,
-      isNoStopLoss: 1,
-      isNoTakeProfit: 1,
-      status: "open",
-      version: 1,
-      lastUpdate: now.toISOString(),
-    });
-  }
-  await db.transaction().execute(async (trx) => {
-    for (let k = 0; k < users.length; k += 200)
-      await trx
-        .insertInto("users")
-        .values(users.slice(k, k + 200))
-        .execute();
-    for (let k = 0; k < accounts.length; k += 200)
-      await trx
-        .insertInto("demoAccounts")
-        .values(accounts.slice(k, k + 200))
-        .execute();
-    for (let k = 0; k < positions.length; k += 100)
-      await trx
-        .insertInto("demoPositions")
-        .values(positions.slice(k, k + 100))
-        .execute();
-  });
-}
+await fillPeopleWorld(deps, N, { currentQuotes });
 console.log(`filled in ${ms((performance.now() - t) / 1000)} s`);
 
-const dayClock = (day) => ({ now: () => new Date(`${day}T22:00:00.000Z`) });
 const today = now.toISOString().slice(0, 10);
 const yesterday = new Date(now.getTime() - 86_400_000).toISOString().slice(0, 10);
 const passes = [];
@@ -153,6 +72,10 @@ for (const [k, day] of [yesterday, today].entries()) {
   console.log(`snapshot of ${report.accounts} accounts for ${day}: ${passes.at(-1).seconds} s`);
 }
 
+if (ANALYZE) {
+  await sql`analyze`.execute(db);
+  console.log("analyzed");
+}
 const app = await buildApp(config, deps);
 const operator = withActor(deps, systemActor("bench"));
 const searcher = await createUser(operator, { username: "bench_searcher" });

@@ -30,6 +30,7 @@ import { NotificationPollCache } from "./modules/notifications/poll-cache.js";
 import { createExternalKeys } from "./modules/oauth/access-tokens.js";
 import { KeyStore, registerSigningKeySubscribers } from "./modules/oauth/signing-keys.js";
 import { registerPeopleSubscribers } from "./modules/people/people.subscribers.js";
+import { PeopleSearchCache } from "./modules/people/search/search-cache.js";
 import { createAlertWatch, registerAlertWatch } from "./modules/price-alerts/alert-watch.js";
 import { RealtimeHub, registerPositionUpdates, registerRealtimeFeeds } from "./modules/realtime/hub.js";
 import { PositionUpdates } from "./modules/realtime/position-updates.js";
@@ -125,6 +126,7 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
       entryOrders: createEntryOrderWatch(),
       alerts: createAlertWatch(),
       notificationPolls: NotificationPollCache.listening(bus),
+      peopleSearches: new PeopleSearchCache(),
       instrumentCache: new Map(),
       signingKeys: new KeyStore(db, clock, secrets),
       externalKeys: createExternalKeys(config),

@@ -5,6 +5,7 @@ import { CamelCasePlugin, Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { type DatabaseTarget, DEFAULT_QUERY_TIMEOUT_MS, inDefaultDataFolder, redactUrl } from "../../config.js";
 import type { PoolStats } from "../metrics.js";
+import { type BulkWriter, openBulkWriter } from "./bulk-writer.js";
 import { FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from "./checkpointer.js";
 import { commitGroup, type TransactionRunner } from "./commit-group.js";
 import type { Executor } from "./executor.js";
@@ -30,6 +31,12 @@ export interface Db {
    * commit instead of one each; otherwise it runs at once on its own (autocommit).
    */
   write<T>(work: (db: Executor) => Promise<T>): Promise<T>;
+  /**
+   * A second connection in a worker thread for a long bulk write (decision 0180), or undefined where
+   * there is none to open (PostgreSQL, whose pool already writes beside the event loop; SQLite in
+   * memory). The caller closes it.
+   */
+  bulkWriter(): BulkWriter | undefined;
   /** Cheap liveness query for /ready. */
   ping(): Promise<void>;
   /** The connection pool's state (PostgreSQL); undefined on SQLite (one connection, no pool). */
@@ -109,6 +116,7 @@ function openSqlite(path: string, synchronous: "normal" | "full", groupCommit: b
     group,
     externalVersion: () => dataVersion.get() as number,
     beforeClose: () => checkpointer?.close(),
+    bulk: path === ":memory:" ? undefined : () => openBulkWriter(path, synchronous),
   });
 }
 
@@ -213,15 +221,18 @@ function wrap(
     externalVersion?: () => number | undefined;
     /** Run before the connections close (SQLite's checkpointer thread). */
     beforeClose?: () => Promise<void> | undefined;
+    /** A second SQLite connection in a worker thread for long bulk writes (decision 0180). */
+    bulk?: (() => BulkWriter) | undefined;
   },
 ): Db {
-  const { group, poolStats = () => undefined, externalVersion = () => undefined, beforeClose } = options;
+  const { group, poolStats = () => undefined, externalVersion = () => undefined, beforeClose, bulk } = options;
   let closed = false;
   return {
     kysely,
     dialect,
     transaction,
     write: group ? (work) => group(work) : (work) => work(kysely),
+    bulkWriter: () => bulk?.(),
     poolStats,
     externalVersion,
     async ping() {

@@ -557,6 +557,17 @@ export interface PeopleCopiersTable {
   updatedAt: string;
 }
 
+/** Users whose privacy or copiers changed during the snapshot pass (migration 026, decision 0180). */
+export interface PeopleStatsTouchedTable {
+  userId: string;
+}
+
+/** One row: a token changed by every write to search's rows (migration 027, decision 0181). */
+export interface PeopleStatsVersionTable {
+  id: number;
+  token: number | string;
+}
+
 export interface PeopleHoldingsTable {
   userId: string;
   instrumentId: number;
@@ -574,6 +585,8 @@ export interface Database {
   accountSnapshots: AccountSnapshotsTable;
   peopleStats: PeopleStatsTable;
   peopleCopiers: PeopleCopiersTable;
+  peopleStatsTouched: PeopleStatsTouchedTable;
+  peopleStatsVersion: PeopleStatsVersionTable;
   peopleHoldings: PeopleHoldingsTable;
   peopleSettings: PeopleSettingsTable;
   attachments: AttachmentsTable;

@@ -43,6 +43,33 @@ const snapshot = (r: Selectable<AccountSnapshotsTable>): SnapshotRow => ({
   riskScore: Number(r.riskScore),
 });
 
+/** A new token for search's rows (decision 0181): any value other than the last. */
+export const newStatsToken = () => 1 + Math.floor(Math.random() * 2 ** 48);
+
+/** Search's rows changed: answers kept under the old token are no longer used (decision 0181). */
+export async function statsChanged(db: Executor): Promise<void> {
+  const token = newStatsToken();
+  // An upsert: a sandbox reset empties every table, this one's row included.
+  await db
+    .insertInto("peopleStatsVersion")
+    .values({ id: 1, token })
+    .onConflict((oc) => oc.column("id").doUpdateSet({ token }))
+    .execute();
+}
+
+/**
+ * Notes a change of the user's search columns for a pass that is building the day's stats apart
+ * (0180), and changes search's token (0181).
+ */
+async function touched(db: Executor, userId: string): Promise<void> {
+  await statsChanged(db);
+  await db
+    .insertInto("peopleStatsTouched")
+    .values({ userId })
+    .onConflict((oc) => oc.column("userId").doNothing())
+    .execute();
+}
+
 /** An account to snapshot: its cash and the money put in so far. */
 export interface AccountToSnapshot {
   userId: string;
@@ -247,6 +274,7 @@ export const peopleRepository = (db: Executor) => ({
         )
         .execute();
     }
+    await statsChanged(db);
   },
 
   /** A user's privacy columns on their search rows (people_stats), after a privacy change. */
@@ -256,6 +284,7 @@ export const peopleRepository = (db: Executor) => ({
       .set({ listed: listed ? 1 : 0, optOut: optOut ? 1 : 0 })
       .where("userId", "=", userId)
       .execute();
+    await touched(db, userId);
   },
 
   async replaceHoldings(userIds: readonly string[], rows: { userId: string; instrumentId: number; pct: number }[]) {
@@ -267,6 +296,7 @@ export const peopleRepository = (db: Executor) => ({
         .values(rows.slice(i, i + CHUNK))
         .execute();
     }
+    await statsChanged(db);
   },
 
   /** One user's snapshots within [from, to], ascending. */
@@ -301,6 +331,12 @@ export const peopleRepository = (db: Executor) => ({
       .onConflict((oc) => oc.column("userId").doUpdateSet({ copiers, updatedAt: at }))
       .execute();
     await db.updateTable("peopleStats").set({ copiers }).where("userId", "=", userId).execute();
+    await touched(db, userId);
+  },
+
+  /** Forgets the users touched before a pass begins (decision 0180). */
+  async clearTouched(): Promise<void> {
+    await db.deleteFrom("peopleStatsTouched").execute();
   },
 
   async statsOf(userId: string, period: string) {

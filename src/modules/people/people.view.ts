@@ -7,7 +7,7 @@ import type { PrivacyChoices } from "./privacy/privacy.js";
 /** ISO codes of the language ids users carry (identity's `language`, 1 = English). */
 const LANGUAGE_CODES: Record<number, string> = { 1: "en-GB", 2: "de-DE", 3: "fr-FR", 4: "es-ES", 5: "it-IT" };
 
-const WEEK_MS = 7 * 86_400_000;
+export const WEEK_MS = 7 * 86_400_000;
 
 export const weeksSince = (createdAt: string, now: Date) =>
   Math.max(0, Math.floor((now.getTime() - new Date(createdAt).getTime()) / WEEK_MS));

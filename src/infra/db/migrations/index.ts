@@ -22,6 +22,8 @@ import * as peopleCopiers from "./020-people-copiers.js";
 import * as peopleSearch from "./021-people-search.js";
 import * as tradePosts from "./024-trade-posts.js";
 import * as partialIndexes from "./025-partial-indexes.js";
+import * as peopleStatsTouched from "./026-people-stats-touched.js";
+import * as peopleStatsVersion from "./027-people-stats-version.js";
 
 export interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -51,4 +53,6 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   "021-people-search": peopleSearch,
   "024-trade-posts": tradePosts,
   "025-partial-indexes": partialIndexes,
+  "026-people-stats-touched": peopleStatsTouched,
+  "027-people-stats-version": peopleStatsVersion,
 };

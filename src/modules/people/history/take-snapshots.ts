@@ -8,7 +8,8 @@ import { currentQuotes } from "../../market/quotes.js";
 import { pnlCents } from "../../trading/math.js";
 import { type AccountToSnapshot, type PeopleRepository, peopleRepository } from "../people.repository.js";
 import { addMonths, type DayReturn, dailyReturn, dayOf, RISK_WINDOW_DAYS, riskScoreOf } from "./returns.js";
-import { statsFor } from "./stats.js";
+import { stagedSink, type WriterTimings } from "./staged-pass.js";
+import { type PeriodStats, periodCalendar, statsFor } from "./stats.js";
 
 /** One instrument of a snapshot, summed over the account's open positions in it. */
 export interface SnapshotHolding {
@@ -76,33 +77,41 @@ export async function searchColumnsOf(deps: Deps, userIds: readonly string[]): P
   return out;
 }
 
+/** One account's rows of a pass: its snapshot, its search figures per period, its holdings' shares. */
+export interface AccountClose {
+  userId: string;
+  snapshot: ReturnType<typeof closeOf>["row"] & { takenAt: string };
+  stats: (PeriodStats & SearchColumns & { userId: string; updatedAt: string })[];
+  holdings: { userId: string; instrumentId: number; pct: number }[];
+}
+
 /**
- * Records `day`'s close of `accounts` (their open positions valued by `priceOf`), the day's
- * time-weighted return against each one's previous close, and refreshes their search figures.
- * Everything is read and computed first; the writes go in short transactions with a yield between.
+ * `day`'s close of `accounts` (their open positions valued by `priceOf`), the day's time-weighted
+ * return against each one's previous close and their search figures, read and computed outside any
+ * transaction.
  */
-export async function snapshotBatch(
+export async function closesOf(
   deps: Deps,
   accounts: readonly AccountToSnapshot[],
   positions: readonly OpenPosition[],
   day: string,
   priceOf: PriceOf,
   symbols: Map<number, string>,
-  writeChunk = SNAPSHOT_WRITE_CHUNK,
-): Promise<void> {
+): Promise<AccountClose[]> {
   const takenAt = deps.clock.now().toISOString();
   const ids = accounts.map((a) => a.userId);
   const repo = peopleRepository(deps.db.kysely);
   const previous = await repo.lastSnapshotsBefore(ids, day);
   const history = groupReturns(await repo.returnsSince(ids, addMonths(day, -24)), day);
   const columns = await searchColumnsOf(deps, ids);
+  const calendar = periodCalendar(day);
   const byUser = new Map<string, OpenPosition[]>();
   for (const p of positions) {
     const list = byUser.get(p.userId);
     if (list) list.push(p);
     else byUser.set(p.userId, [p]);
   }
-  const closes = accounts.map((account) => {
+  return accounts.map((account) => {
     const past = history.get(account.userId) ?? [];
     const close = closeOf(
       account,
@@ -115,10 +124,32 @@ export async function snapshotBatch(
     );
     const user = columns.get(account.userId);
     const stats = user
-      ? statsFor([...past, close.day], day).map((s) => ({ userId: account.userId, ...s, ...user, updatedAt: takenAt }))
+      ? statsFor([...past, close.day], day, calendar).map((s) => ({
+          userId: account.userId,
+          ...s,
+          ...user,
+          updatedAt: takenAt,
+        }))
       : [];
     return { userId: account.userId, snapshot: { ...close.row, takenAt }, stats, holdings: close.holdings };
   });
+}
+
+/**
+ * Records `day`'s close of `accounts` and refreshes their search figures in place (PostgreSQL, SQLite
+ * in memory): everything is read and computed first; the writes go in short transactions with a
+ * yield between.
+ */
+export async function snapshotBatch(
+  deps: Deps,
+  accounts: readonly AccountToSnapshot[],
+  positions: readonly OpenPosition[],
+  day: string,
+  priceOf: PriceOf,
+  symbols: Map<number, string>,
+  writeChunk = SNAPSHOT_WRITE_CHUNK,
+): Promise<void> {
+  const closes = await closesOf(deps, accounts, positions, day, priceOf, symbols);
   for (let i = 0; i < closes.length; i += writeChunk) {
     if (i > 0) await yieldToRequests();
     const part = closes.slice(i, i + writeChunk);
@@ -209,6 +240,8 @@ export interface SnapshotReport {
   day: string;
   accounts: number;
   ms: number;
+  /** The bulk writer's share (SQLite), decision 0180. */
+  writer?: WriterTimings;
 }
 
 /**
@@ -218,12 +251,50 @@ export interface SnapshotReport {
  */
 export async function takeSnapshots(
   deps: Deps,
-  onBatch?: (done: number) => void,
+  onBatch?: (done: number) => void | Promise<void>,
   batchSize = SNAPSHOT_BATCH,
   writeChunk = SNAPSHOT_WRITE_CHUNK,
 ): Promise<SnapshotReport> {
   const started = performance.now();
   const day = dayOf(deps.clock.now());
+  const bulk = deps.db.bulkWriter();
+  const sink = bulk
+    ? await stagedSink<Batch>(deps, bulk, (b) => closesOf(deps, b.accounts, b.positions, day, b.priceOf, b.symbols))
+    : {
+        write: (batch: Batch) =>
+          snapshotBatch(deps, batch.accounts, batch.positions, day, batch.priceOf, batch.symbols, writeChunk),
+        finish: async () => peopleRepository(deps.db.kysely).clearTouched(),
+        abandon: async () => undefined,
+      };
+  try {
+    const done = await eachBatch(deps, batchSize, sink.write, onBatch);
+    await sink.finish();
+    return {
+      day,
+      accounts: done,
+      ms: performance.now() - started,
+      writer: "timings" in sink ? sink.timings : undefined,
+    };
+  } catch (error) {
+    await sink.abandon();
+    throw error;
+  }
+}
+
+interface Batch {
+  accounts: AccountToSnapshot[];
+  positions: OpenPosition[];
+  priceOf: PriceOf;
+  symbols: Map<number, string>;
+}
+
+/** Every demo account, `batchSize` at a time in user order, with its open positions and their prices. */
+async function eachBatch(
+  deps: Deps,
+  batchSize: number,
+  write: (batch: Batch) => Promise<void>,
+  onBatch?: (done: number) => void | Promise<void>,
+): Promise<number> {
   const repo: PeopleRepository = peopleRepository(deps.db.kysely);
   const symbols = await symbolsOf(deps);
   let after = "";
@@ -237,13 +308,13 @@ export async function takeSnapshots(
       const q = quotes.get(id);
       return q ? (isBuy ? q.bid : q.ask) : undefined;
     };
-    await snapshotBatch(deps, accounts, positions, day, priceOf, symbols, writeChunk);
+    await write({ accounts, positions, priceOf, symbols });
     done += accounts.length;
-    onBatch?.(done);
+    await onBatch?.(done);
     after = accounts[accounts.length - 1]!.userId;
     await yieldToRequests();
   }
-  return { day, accounts: done, ms: performance.now() - started };
+  return done;
 }
 
 /**

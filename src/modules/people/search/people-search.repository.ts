@@ -111,3 +111,40 @@ export function searchQueries(db: Executor, q: SearchQuery, me: number, blocked:
     .orderBy("p.gcid", "asc");
   return { total, rows };
 }
+
+/**
+ * The token of search's rows (decision 0181): it changes with every write to them. Undefined when
+ * there is none (a sandbox reset emptied the table; the next write makes it): answers are then not kept.
+ */
+export async function statsToken(db: Executor): Promise<string | undefined> {
+  const row = await db.selectFrom("peopleStatsVersion").select("token").where("id", "=", 1).executeTakeFirst();
+  return row === undefined ? undefined : String(row.token);
+}
+
+/** Whether the user has a row of `period` that only they see (a private profile). */
+export async function hasHiddenRow(db: Executor, userId: string, period: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("peopleStats")
+    .select("listed")
+    .where("period", "=", period)
+    .where("userId", "=", userId)
+    .executeTakeFirst();
+  return row !== undefined && row.listed === 0;
+}
+
+/** The earliest registration after `registeredBy` among `period`'s rows (from the registration index). */
+export async function nextRegistrationAfter(
+  db: Executor,
+  period: string,
+  registeredBy: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("peopleStats")
+    .select("registeredAt")
+    .where("period", "=", period)
+    .where("registeredAt", ">", registeredBy)
+    .orderBy("registeredAt")
+    .limit(1)
+    .executeTakeFirst();
+  return row?.registeredAt;
+}

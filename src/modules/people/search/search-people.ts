@@ -1,9 +1,11 @@
 import { requireUser } from "../../../core/access.js";
+import type { Executor } from "../../../infra/db/executor.js";
 import type { Ctx } from "../../context.js";
 import type { SearchItem, SearchQuery } from "../people.schemas.js";
-import { fullNameOf, weeksSince } from "../people.view.js";
+import { fullNameOf, WEEK_MS, weeksSince } from "../people.view.js";
 import { PEOPLE_READ } from "../privacy/privacy.js";
-import { searchQueries } from "./people-search.repository.js";
+import { hasHiddenRow, nextRegistrationAfter, searchQueries, statsToken } from "./people-search.repository.js";
+import type { SearchAnswer } from "./search-cache.js";
 
 /**
  * Upstream's people search over the figures of each account's last snapshot pass (decisions 0140,
@@ -25,10 +27,61 @@ export async function searchPeople(ctx: Ctx, q: SearchQuery): Promise<{ totalIte
     .where((eb) => eb.or([eb("blockerId", "=", actor.userId), eb("blockedId", "=", actor.userId)]))
     .execute();
   const blocked = blocks.map((b) => (b.blockerId === actor.userId ? b.blockedId : b.blockerId));
-  const queries = searchQueries(db, q, actor.gcid, blocked, now);
+  // A caller with no blocks whose own row (if any) is public sees what everyone sees: that answer
+  // is kept while search's rows are unchanged (decision 0181).
+  const shared = blocked.length === 0 && !(await hasHiddenRow(db, actor.userId, q.period));
+  if (!shared) return (await answer(db, q, actor.gcid, blocked, now)).answer;
+  const token = await statsToken(db);
+  if (token === undefined) return (await answer(db, q, actor.gcid, blocked, now)).answer;
+  const key = queryKey(q);
+  const at = now.getTime();
+  const kept = ctx.peopleSearches.get(key, token, at);
+  if (kept) return kept;
+  const fresh = await answer(db, q, actor.gcid, blocked, now);
+  ctx.peopleSearches.keep(key, token, fresh.answer, at, await validUntil(db, q, fresh.registrations, now));
+  return fresh.answer;
+}
+
+/** A query's key: its parameters in a fixed order. */
+function queryKey(q: SearchQuery): string {
+  const entries = Object.entries(q)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : 1));
+  return JSON.stringify(entries);
+}
+
+/**
+ * Until when (clock ms) an answer computed at `now` stays the answer: the first moment an item's
+ * weeks since registration ticks over, or, with `weeksSinceRegistrationMin`, the moment the next
+ * user registered too recently to match comes of age (it may then match).
+ */
+async function validUntil(db: Executor, q: SearchQuery, registrations: string[], now: Date): Promise<number> {
+  const at = now.getTime();
+  let until = at + WEEK_MS;
+  for (const registeredAt of registrations) {
+    const t = new Date(registeredAt).getTime();
+    const next = t + (weeksSince(registeredAt, now) + 1) * WEEK_MS;
+    if (next < until) until = next;
+  }
+  if (q.weeksSinceRegistrationMin !== undefined) {
+    const registeredBy = new Date(at - q.weeksSinceRegistrationMin * WEEK_MS).toISOString();
+    const next = await nextRegistrationAfter(db, q.period, registeredBy);
+    if (next !== undefined) until = Math.min(until, new Date(next).getTime() + q.weeksSinceRegistrationMin * WEEK_MS);
+  }
+  return until;
+}
+
+async function answer(
+  db: Executor,
+  q: SearchQuery,
+  me: number,
+  blocked: readonly string[],
+  now: Date,
+): Promise<{ answer: SearchAnswer; registrations: string[] }> {
+  const queries = searchQueries(db, q, me, blocked, now);
   const total = await queries.total.executeTakeFirst();
   const rows = await queries.rows.execute();
-  return {
+  const answer = {
     totalItems: Number(total?.n ?? 0),
     items: rows.map((r) => ({
       customerId: r.gcid,
@@ -58,4 +111,5 @@ export async function searchPeople(ctx: Ctx, q: SearchQuery): Promise<{ totalIte
       ...(r.pct !== null && r.pct !== undefined ? { instrumentPct: Number(r.pct) } : {}),
     })),
   };
+  return { answer, registrations: rows.map((r) => r.registeredAt) };
 }
