@@ -10,7 +10,8 @@ export interface BulkStep {
 /**
  * A second SQLite connection to the same file, in a worker thread (decision 0180): bulk writes run
  * there, so the event loop keeps serving requests while they do. WAL lets the main connection read
- * beside it; a main-thread write waits (busy_timeout) for the writer's current transaction only.
+ * beside it; a main-thread write waits for the writer's current transaction only, with the event loop free
+ * (the driver retries while the file is locked, decision 0186).
  */
 export interface BulkWriter {
   /** Runs `steps` in one transaction (`begin immediate` … `commit`); rejects, rolled back, if one fails. */

@@ -99,8 +99,11 @@ function openSqlite(path: string, synchronous: "normal" | "full", groupCommit: b
   // Statement and savepoint journals (a group commit's savepoint per transaction, decision 0172)
   // in memory: on disk each spilled savepoint opened, wrote and deleted a temporary file.
   native.pragma("temp_store = MEMORY");
-  // A CLI command and a running server may share the file: wait instead of failing at once.
-  native.pragma("busy_timeout = 5000");
+  // A CLI command, a running server and the worker threads' connections share the file: a write
+  // that finds it locked waits for it (up to 5 s) without blocking the event loop. SQLite's own
+  // busy_timeout would wait inside the call, stopping every request meanwhile; the driver retries
+  // instead (sqlite-driver.ts, decision 0186).
+  native.pragma("busy_timeout = 0");
   // Checkpoints from a worker thread (decision 0184): commits only append to the log, and the copy
   // into the file (with its sync) no longer stops the event loop every 1,000 pages of log.
   const checkpointer = path === ":memory:" || path === "" ? undefined : startCheckpointer(path, synchronous);
@@ -143,9 +146,9 @@ function withStatementCache(native: SqliteDatabase.Database, limit = 1000): Stat
     close: () => native.close(),
     prepare(text: string) {
       // Kysely begins a transaction with a deferred `begin`: it reads under a snapshot and takes the
-      // write lock at its first write, which fails at once (SQLITE_BUSY, no busy_timeout wait) when
+      // write lock at its first write, which fails at once (SQLITE_BUSY, no waiting possible) when
       // another process (a CLI command, a second server) wrote in between. `begin immediate` takes the
-      // lock first, waiting up to busy_timeout, so a transaction's reads are never made stale.
+      // lock first, waiting for it (the driver retries), so a transaction's reads are never made stale.
       const sqlText = text === "begin" ? "begin immediate" : text;
       let statement = cache.get(sqlText);
       if (!statement) {

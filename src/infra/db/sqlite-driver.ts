@@ -110,7 +110,8 @@ class SplitConnection implements DatabaseConnection {
       if (statement?.readonly) return { rows: statement.all(compiled.parameters) as R[] };
     }
     await this.takeWriter();
-    return run<R>(this.writer.prepare(compiled.sql), compiled.parameters);
+    const statement = this.writer.prepare(compiled.sql);
+    return whenUnlocked(() => run<R>(statement, compiled.parameters));
   }
 
   // biome-ignore lint/correctness/useYield: nothing here streams (Kysely's interface wants it)
@@ -136,6 +137,27 @@ function run<R>(statement: SqliteDatabase.Statement, parameters: readonly unknow
     insertId: BigInt(lastInsertRowid),
     rows: [],
   };
+}
+
+/** How long a statement waits for a file another connection has locked (busy_timeout was 5 s). */
+export const LOCKED_WAIT_MS = 5_000;
+
+/**
+ * Runs `statement` now, or again after a pause while another connection (a CLI command, a worker
+ * thread's bulk write) holds the file's write lock: SQLITE_BUSY means the statement did nothing,
+ * so running it again is safe. The pauses grow from 1 ms to 50 ms; after LOCKED_WAIT_MS the
+ * error is the caller's (a 503, decision 0107). The event loop keeps serving meanwhile.
+ */
+async function whenUnlocked<T>(statement: () => T): Promise<T> {
+  const deadline = Date.now() + LOCKED_WAIT_MS;
+  for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
+    try {
+      return statement();
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== "SQLITE_BUSY" || Date.now() >= deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
 }
 
 /** The writer's turns, first come first served. */

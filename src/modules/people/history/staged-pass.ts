@@ -33,7 +33,8 @@ export interface WriterTimings {
  * one transaction per batch, while the main thread reads and computes the next batch (one batch in
  * flight). At the end the staging table gets its indexes (one sort each) and is swapped in, with the
  * privacy and copiers of users touched meanwhile reapplied. Requests never wait on the event loop
- * for any of it; a main-thread write waits (busy_timeout) only for the writer's current statement.
+ * for any of it; a main-thread write waits for the writer's current statement without blocking the event
+ * loop (the driver retries while the file is locked, decision 0186).
  */
 export async function stagedSink<B>(
   deps: Deps,
