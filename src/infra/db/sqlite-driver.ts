@@ -26,9 +26,10 @@ export interface StatementSource {
  *
  * - A transaction takes the writer for itself from `begin` to `commit`/`rollback`; every statement
  *   of it, reads included, runs there (it sees its own writes).
- * - A statement outside a transaction runs on the reader when SQLite says it is read-only
- *   (`Statement.readonly`: a `select`, not an `insert … returning`); otherwise it waits for the
- *   writer's turn like a transaction of one statement.
+ * - A statement outside a transaction runs on the reader when it is a query (`select`, `with`) that
+ *   SQLite says is read-only (`Statement.readonly`: not a `with … insert`); anything else (writes,
+ *   pragmas, `begin` on a connection held by hand) waits for the writer's turn like a transaction
+ *   of one statement.
  * - Without a reader (`:memory:`, where a second connection would be another database) every
  *   statement takes the writer's turn, as Kysely's driver does.
  *
@@ -105,7 +106,7 @@ class SplitConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    if (!this.holding && this.reader) {
+    if (!this.holding && this.reader && QUERY.test(compiled.sql)) {
       const statement = preparedOn(this.reader, compiled.sql);
       if (statement?.readonly) return { rows: statement.all(compiled.parameters) as R[] };
     }
@@ -119,6 +120,13 @@ class SplitConnection implements DatabaseConnection {
     throw new Error("streaming is not supported on SQLite here");
   }
 }
+
+/**
+ * What may run on the reader: a query (`select`, `with`) that SQLite also calls read-only. Not a
+ * `pragma` (a connection's own setting: `synchronous`, `max_page_count`, whose value is the
+ * writer's) nor `begin`/`savepoint`, which SQLite calls read-only too.
+ */
+const QUERY = /^\s*(select|with)\b/i;
 
 /** The statement on the reader, or undefined when the reader cannot prepare it (the writer will say why). */
 function preparedOn(source: StatementSource, sql: string): SqliteDatabase.Statement | undefined {
