@@ -214,23 +214,7 @@ export const peopleRepository = (db: Executor) => ({
 
   async upsertSnapshots(rows: readonly Insertable<AccountSnapshotsTable>[]): Promise<void> {
     for (let i = 0; i < rows.length; i += CHUNK) {
-      await db
-        .insertInto("accountSnapshots")
-        .values(rows.slice(i, i + CHUNK))
-        .onConflict((oc) =>
-          oc.columns(["userId", "day"]).doUpdateSet((eb) => ({
-            equityCents: eb.ref("excluded.equityCents"),
-            cashCents: eb.ref("excluded.cashCents"),
-            investedCents: eb.ref("excluded.investedCents"),
-            depositsCents: eb.ref("excluded.depositsCents"),
-            dailyReturn: eb.ref("excluded.dailyReturn"),
-            unitValue: eb.ref("excluded.unitValue"),
-            riskScore: eb.ref("excluded.riskScore"),
-            holdings: eb.ref("excluded.holdings"),
-            takenAt: eb.ref("excluded.takenAt"),
-          })),
-        )
-        .execute();
+      await snapshotsUpsert(db, rows.slice(i, i + CHUNK)).execute();
     }
   },
 
@@ -411,4 +395,24 @@ export async function setProfilePrivate(db: Executor, userId: string, isPrivate:
     .set({ isPrivate: isPrivate ? 1 : 0 })
     .where("id", "=", userId)
     .execute();
+}
+
+/** The day's snapshots of accounts, inserted or replacing that day's (the daily pass, both of its paths). */
+export function snapshotsUpsert(db: Executor, rows: readonly Insertable<AccountSnapshotsTable>[]) {
+  return db
+    .insertInto("accountSnapshots")
+    .values(rows)
+    .onConflict((oc) =>
+      oc.columns(["userId", "day"]).doUpdateSet((eb) => ({
+        equityCents: eb.ref("excluded.equityCents"),
+        cashCents: eb.ref("excluded.cashCents"),
+        investedCents: eb.ref("excluded.investedCents"),
+        depositsCents: eb.ref("excluded.depositsCents"),
+        dailyReturn: eb.ref("excluded.dailyReturn"),
+        unitValue: eb.ref("excluded.unitValue"),
+        riskScore: eb.ref("excluded.riskScore"),
+        holdings: eb.ref("excluded.holdings"),
+        takenAt: eb.ref("excluded.takenAt"),
+      })),
+    );
 }

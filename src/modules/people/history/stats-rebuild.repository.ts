@@ -2,7 +2,7 @@ import { type CompiledQuery, type Insertable, sql } from "kysely";
 import type { BulkStep } from "../../../infra/db/bulk-writer.js";
 import type { Executor } from "../../../infra/db/executor.js";
 import type { AccountSnapshotsTable, PeopleStatsTable } from "../../../infra/db/schema.js";
-import { newStatsToken } from "../people.repository.js";
+import { newStatsToken, snapshotsUpsert } from "../people.repository.js";
 
 /**
  * The SQLite pass's statements (decision 0180): the day's `people_stats` is built into
@@ -127,22 +127,7 @@ export function snapshotSteps(
 ): BulkStep[] {
   const out: BulkStep[] = [];
   for (let i = 0; i < snapshots.length; i += 200) {
-    const q = db
-      .insertInto("accountSnapshots")
-      .values(snapshots.slice(i, i + 200))
-      .onConflict((oc) =>
-        oc.columns(["userId", "day"]).doUpdateSet((eb) => ({
-          equityCents: eb.ref("excluded.equityCents"),
-          cashCents: eb.ref("excluded.cashCents"),
-          investedCents: eb.ref("excluded.investedCents"),
-          depositsCents: eb.ref("excluded.depositsCents"),
-          dailyReturn: eb.ref("excluded.dailyReturn"),
-          unitValue: eb.ref("excluded.unitValue"),
-          riskScore: eb.ref("excluded.riskScore"),
-          holdings: eb.ref("excluded.holdings"),
-          takenAt: eb.ref("excluded.takenAt"),
-        })),
-      );
+    const q = snapshotsUpsert(db, snapshots.slice(i, i + 200));
     out.push(step(q.compile()));
   }
   if (userIds.length > 0) out.push(step(db.deleteFrom("peopleHoldings").where("userId", "in", userIds).compile()));
