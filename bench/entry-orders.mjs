@@ -13,6 +13,7 @@
 // Target (issue 14): with entry orders, at least 80% of the ticks per second without them.
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { mulberry32 } from "../dist/core/random.js";
 import { EntryIndex } from "../dist/modules/trading/entry-orders/entry-index.js";
 import { TriggerIndex } from "../dist/modules/trading/trigger-index.js";
 
@@ -24,16 +25,7 @@ const ROUNDS = Number(process.argv[4] ?? 3);
 const POSITIONS = 100_000;
 const INSTRUMENTS = 50;
 
-function generator(start) {
-  let seed = start;
-  return () => {
-    seed = (seed + 0x6d2b79f5) >>> 0;
-    let t = seed;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const generator = mulberry32;
 const spread = (mid) => ({ bid: Math.round(mid * 0.9998 * 100) / 100, ask: Math.round(mid * 1.0002 * 100) / 100 });
 const heapMb = () => {
   globalThis.gc?.();

@@ -21,6 +21,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PerformanceObserver } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { mulberry32 } from "../dist/core/random.js";
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -70,14 +71,7 @@ async function child() {
 
   // Deterministic placement, so runs are comparable. The ids are UUIDs as flat strings, as the store
   // hands them to `loadAlerts` (randomUUID's own result is a rope of several strings until flattened).
-  let seed = 12345;
-  const random = () => {
-    seed = (seed + 0x6d2b79f5) >>> 0;
-    let t = seed;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = mulberry32(12345);
   const { index } = deps.alerts;
   let build;
   if (alerts > 0) {

@@ -6,19 +6,19 @@
 //        [--no-ceiling]
 // --callers N (default 100): N users, one connection each (C defaults to N), every order with a
 // fresh x-request-id. SQLite compares SQLITE_GROUP_COMMIT=on against off in alternating rounds, and
-// gives the plain-insert rate beside; PostgreSQL (a fresh database on TEST_POSTGRES_URL's server)
+// gives the plain-insert rate beside; PostgreSQL (a fresh database on BENCH_PG_URL's server, bench/world/engines.mjs)
 // runs its one path. Every figure comes with the server's CPU per order, steadier than throughput
 // on a shared machine. Target (issue 19): at least 5,000 orders per second on SQLite.
 // --against MAIN: another build's dist/main.js (e.g. an older commit's) served the same way in the
 // same rounds, so a change is measured before/after in one run. Each round also loads a plain Node
 // server answering an order's bytes with the same autocannon load ("ceiling": what this machine's
 // load generator and sockets allow at all, the app's work aside); --no-ceiling skips it.
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import pg from "pg";
 import { load, median, plainInserts, startApp, startBaseline } from "./lib.mjs";
 import { makeCallers } from "./orders-callers.mjs";
+import { createEngine } from "./world/engines.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -37,7 +37,6 @@ const rounds = Number(values.rounds);
 const callers = Number(values.callers);
 const connections = Number(values.connections ?? callers);
 const engine = values.engine;
-const PG_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const PATH = "/api/v1/trading/execution/demo/market-open-orders/by-amount";
 const BODY = JSON.stringify({ InstrumentID: 1001, IsBuy: true, Leverage: 1, Amount: 10 });
 const env = {
@@ -49,32 +48,12 @@ const env = {
   SQLITE_SYNCHRONOUS: values.synchronous,
 };
 
-/** A fresh PostgreSQL database for one server, and its removal. */
-async function freshPostgres() {
-  const name = `sta_bench_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
-
 /** One server of a variant, its callers made, warmed up. */
 async function startVariant(label, extraEnv, main) {
-  const store = engine === "postgres" ? await freshPostgres() : undefined;
-  const app = await startApp({ ...env, ...extraEnv }, [], store?.url, main);
+  const store = engine === "postgres" ? await createEngine("postgres") : undefined;
+  const app = await startApp({ ...env, ...store?.env, ...extraEnv }, [], store?.database, main);
   process.stderr.write(`${label}: making ${callers} callers…\n`);
-  const keys = await makeCallers(store ? store.url : join(app.dir, "bench.db"), callers);
+  const keys = await makeCallers(store ? store.database : join(app.dir, "bench.db"), callers);
   process.stderr.write(`${label}: warming up…\n`);
   let next = 0;
   const request = {

@@ -2,6 +2,7 @@
 // (stop-loss, take-profit and trailing stops of 1M positions by default) and the process's memory.
 // Usage: npm run build && node --expose-gc bench/trading-triggers.mjs [positions] [ticks]
 // Targets (issue 6): at least 200,000 ticks per second with 1M open positions, under 500 MB.
+import { mulberry32 } from "../dist/core/random.js";
 import { TriggerIndex } from "../dist/modules/trading/trigger-index.js";
 
 const POSITIONS = Number(process.argv[2] ?? 1_000_000);
@@ -9,14 +10,7 @@ const TICKS = Number(process.argv[3] ?? 2_000_000);
 const INSTRUMENTS = 50;
 
 // A deterministic generator, so runs are comparable.
-let seed = 12345;
-const random = () => {
-  seed = (seed + 0x6d2b79f5) >>> 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+const random = mulberry32(12345);
 
 const mids = Array.from({ length: INSTRUMENTS }, () => 50 + random() * 450);
 const spread = (mid) => ({ bid: Math.round(mid * 0.9998 * 100) / 100, ask: Math.round(mid * 1.0002 * 100) / 100 });

@@ -2,19 +2,11 @@
 // one of the world's callers with its own key pair, at a target chosen by a Zipf law over the
 // world's posts, mixed with writes that invalidate what they touch.
 import { randomUUID } from "node:crypto";
+import { mulberry32 } from "../../dist/core/random.js";
 import { authorOf, authorsOf, postId, userId } from "../world/sizes.mjs";
 
-/** A small seeded PRNG (mulberry32): the same sequence on every run and for both targets. */
-export function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded PRNG (mulberry32): the same sequence on every run and for both targets. */
+export const rng = mulberry32;
 
 /**
  * Zipf over ranks 0..n-1 with exponent s: P(rank k) ∝ 1/(k+1)^s. Rank k is mapped to a post by a

@@ -1,16 +1,5 @@
 import type { PricedInstrument, PriceSource } from "../../core/market.js";
-
-/** A 32-bit seeded generator (mulberry32): tiny, fast and reproducible across platforms. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from "../../core/random.js";
 
 /**
  * Geometric random walk, one independent generator per instrument (seeded from the feed's seed

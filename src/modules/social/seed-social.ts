@@ -1,5 +1,6 @@
 import { systemActor } from "../../core/actor.js";
 import { newId } from "../../core/ids.js";
+import { mulberry32 } from "../../core/random.js";
 import { type Deps, transact, withActor } from "../context.js";
 import { createUser } from "../identity/create-user.js";
 import { resolveUserRefs, type UserRecord } from "../identity/user-profiles.js";
@@ -23,14 +24,7 @@ export const SEED_POSTS = 300;
 
 /** Deterministic, so every fresh sandbox shows the same world. */
 function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   const int = (n: number) => Math.floor(next() * n);
   const pick = <T>(list: readonly T[]): T => list[int(list.length)]!;
   const some = <T>(list: readonly T[], n: number): T[] => {
