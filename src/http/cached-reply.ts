@@ -14,7 +14,7 @@ export interface OkReply<View> {
   send(payload: View): unknown;
 }
 
-export const JSON_TYPE = "application/json; charset=utf-8";
+const JSON_TYPE = "application/json; charset=utf-8";
 
 /**
  * Sends a read's 200 answer through the read cache: the body is what the route's own response
@@ -58,4 +58,17 @@ export function sendFailure(reply: unknown, error: unknown): void {
 /** Sends a 200 answer's bytes made elsewhere from the route's own serializer (shared documents). */
 export function sendBytes(reply: unknown, body: Buffer): void {
   (reply as FastifyReply).type(JSON_TYPE).send(body);
+}
+
+/**
+ * Sends bytes made from the route's own serializer at once when they are at hand (no promise on a
+ * cache hit), or when they come (a failure goes to the route's error handler).
+ */
+export function sendBytesWhenReady(reply: unknown, body: Buffer | Promise<Buffer>): void {
+  if (Buffer.isBuffer(body)) sendBytes(reply, body);
+  else
+    body.then(
+      (bytes) => sendBytes(reply, bytes),
+      (error: unknown) => sendFailure(reply, error),
+    );
 }

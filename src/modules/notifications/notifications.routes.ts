@@ -1,7 +1,6 @@
-import type { FastifyReply } from "fastify";
 import { api } from "../../http/access.js";
 import type { App } from "../../http/app-type.js";
-import { JSON_TYPE } from "../../http/cached-reply.js";
+import { sendBytesWhenReady } from "../../http/cached-reply.js";
 import { NoContent } from "../../http/schemas.js";
 import { type Deps, withActor } from "../context.js";
 import { LIST_NOTIFICATIONS_SCOPES, pollNotifications } from "./list-notifications.js";
@@ -29,18 +28,11 @@ export function registerNotificationRoutes(app: App, deps: Deps): void {
     ),
     // The bytes are the 200 schema's serialization of the answer (list-notifications.ts), sent as
     // they are; a poll that finds nothing new is answered at once, with no promise.
-    handler: (request, reply) => {
-      const raw = reply as unknown as FastifyReply;
-      const body = pollNotifications(deps, request.actor, (result) => String(reply.serialize(result)));
-      if (Buffer.isBuffer(body)) {
-        raw.type(JSON_TYPE).send(body);
-        return;
-      }
-      body.then(
-        (bytes) => raw.type(JSON_TYPE).send(bytes),
-        (error: unknown) => raw.send(error),
-      );
-    },
+    handler: (request, reply) =>
+      sendBytesWhenReady(
+        reply,
+        pollNotifications(deps, request.actor, (result) => String(reply.serialize(result))),
+      ),
   });
 
   app.route({
