@@ -93,12 +93,15 @@ describe("serve runs the market", () => {
     }
     expect(open.status).toBe(200);
     const positionId = open.body.orderForOpen.positionID;
-    let trades: { positionId: number; closeReason: string }[] = [];
-    for (let i = 0; i < 200 && trades.length === 0; i++) {
+    // demo's history also holds its replayed year (seeded in the background): wait for this position.
+    type Trade = { positionId: number; closeReason: string };
+    let closed: Trade | undefined;
+    for (let i = 0; i < 200 && !closed; i++) {
       await new Promise((r) => setTimeout(r, 100));
-      trades = (await call("/api/v1/trading/info/trade/demo/history")).body;
+      const trades: Trade[] = (await call("/api/v1/trading/info/trade/demo/history")).body;
+      closed = trades.find((t) => t.positionId === positionId);
     }
-    expect(trades[0]).toMatchObject({ positionId, closeReason: "StopLoss" });
+    expect(closed).toMatchObject({ positionId, closeReason: "StopLoss" });
     const messages = (await call("/api/v1/notifications/messages")).body.messages as { notificationType: string }[];
     expect(messages.some((m) => m.notificationType === "PositionClosed")).toBe(true);
   }, 30_000);
