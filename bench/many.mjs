@@ -6,12 +6,14 @@
 // usage: npm run build && node bench/many.mjs [scenario ...] [--engine sqlite,postgres]
 //        [--world small|default|large, or a list: small,large also prints the scale comparison]
 //        [--duration S] [--rounds N] [--connections C] [--sequence N] [--warm N] [--reuse DIR]
-//        [--profile [--top N]]
+//        [--profile [--top N]] [--cache-stats]
 // --warm N: before the rounds the app answers N requests of earlier traffic (the same scenario,
 // another seed: other callers, other posts of the same Zipf law), as a server that has been up
 // serves the measured traffic; 0 measures from a cold start (docs/decisions/0179).
 // --profile: the app's CPU is profiled over the measured rounds (bench/profile-on-signal.mjs); its
 // busiest functions are printed per scenario.
+// --cache-stats: the app runs with METRICS=on and the read cache's hits, misses, entries and bytes
+// are printed after the rounds (the recorder adds a little CPU per request: compare like with like).
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -40,6 +42,7 @@ const { values, positionals } = parseArgs({
     warm: { type: "string", default: "20000" },
     reuse: { type: "string" },
     profile: { type: "boolean", default: false },
+    "cache-stats": { type: "boolean", default: false },
     top: { type: "string", default: "30" },
     help: { type: "boolean", default: false },
   },
@@ -47,7 +50,7 @@ const { values, positionals } = parseArgs({
 const names = positionals.length ? positionals : Object.keys(SCENARIOS);
 if (values.help || names.some((n) => !SCENARIOS[n])) {
   console.log(
-    `usage: node bench/many.mjs [scenario ...] [--engine sqlite,postgres] [--world small|default|large] [--duration S] [--rounds N] [--connections C] [--sequence N] [--warm N] [--reuse DIR] [--profile [--top N]]\nscenarios: ${Object.keys(SCENARIOS).join(", ")}`,
+    `usage: node bench/many.mjs [scenario ...] [--engine sqlite,postgres] [--world small|default|large] [--duration S] [--rounds N] [--connections C] [--sequence N] [--warm N] [--reuse DIR] [--profile [--top N]] [--cache-stats]\nscenarios: ${Object.keys(SCENARIOS).join(", ")}`,
   );
   process.exit(values.help ? 0 : 2);
 }
@@ -146,7 +149,7 @@ async function runScenario(name, engine, world, callers) {
   const s = SCENARIOS[name];
   // The sandbox (on by default outside production) snapshots the whole store into memory at each
   // start (decision 0152): a development aid production runs without, off here.
-  const env = { ...engine.env, SANDBOX: "off", ...s.env };
+  const env = { ...engine.env, SANDBOX: "off", ...(values["cache-stats"] ? STATS_ENV : {}), ...s.env };
   const sequence = s.sequence(world, callers, Number(values.sequence));
   const profDir = values.profile && !s.baseline ? mkdtempSync(join(tmpdir(), "sta-many-profile-")) : undefined;
   const plain = s.baseline === "plain-inserts";
@@ -194,6 +197,7 @@ async function runScenario(name, engine, world, callers) {
       }
     }
     if (profDir) await profileWritten(app.pid, profDir);
+    if (values["cache-stats"]) log(await cacheStats(app.baseUrl));
     return { app: summary(runs.app), baseline: summary(runs.baseline), runs };
   } finally {
     await baseline?.stop();
@@ -202,6 +206,15 @@ async function runScenario(name, engine, world, callers) {
       log(`${name} on ${engine.kind}, app profile: ${profileSummary(profDir, Number(values.top)).join("\n")}`);
     }
   }
+}
+
+const STATS_ENV = { METRICS: "on", METRICS_TOKEN: "bench-cache-stats-token" };
+
+/** The read cache's figures from the app's /metrics (hits, misses, entries, bytes). */
+async function cacheStats(baseUrl) {
+  const res = await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${STATS_ENV.METRICS_TOKEN}` } });
+  const lines = (await res.text()).split("\n").filter((l) => /^\w*read_cache_\w+ /.test(l));
+  return `read cache: ${lines.map((l) => l.replace(/^\w*read_cache_/, "")).join(", ")}`;
 }
 
 /** Asks the profiled app for its profile (SIGWINCH) and waits until the file is there. */

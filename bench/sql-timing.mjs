@@ -29,7 +29,8 @@ for (const name of ["run", "get", "all", "iterate"]) {
 }
 let written = false;
 function write() {
-  if (written) return;
+  // A process that ran no statement (the bench driver itself, under NODE_OPTIONS) writes nothing.
+  if (written || stats.size === 0) return;
   written = true;
   const lines = [...stats]
     .sort((a, b) => b[1].us - a[1].us)
