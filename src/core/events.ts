@@ -94,7 +94,7 @@ export interface SocialChanged {
   readonly type: "SocialChanged";
   /** Posts whose document may read differently to anyone (content, counts, previews, flags). */
   readonly postIds: readonly string[];
-  /** Users whose own view changed (follows, blocks, saves, pins, votes): their reads are redone. */
+  /** Users whose own view changed (follows, blocks, likes, saves, pins, votes): their reads and kept marks are redone. */
   readonly userIds: readonly string[];
   /** Feeds may now list other posts (a post was created, shared, deleted). */
   readonly listings: boolean;
@@ -104,6 +104,11 @@ export interface SocialChanged {
    * those instruments', and feeds personal to a caller). Absent: any feed may list other posts.
    */
   readonly listed?: { readonly ownerId: string; readonly instrumentIds: readonly number[] };
+  /**
+   * The change may show in any answer: a profile turned private or public (it shows wherever its
+   * user does, and decides who sees their posts). Every kept answer and part is redone.
+   */
+  readonly everywhere?: boolean;
   readonly occurredAt: string;
 }
 

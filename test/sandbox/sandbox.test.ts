@@ -343,6 +343,25 @@ describe.each(engines())("sandbox controls over HTTP on %s", (engine) => {
       expect((await call("POST", "/sandbox/v1/world/reset", op.headers, { snapshot: "nope" })).statusCode).toBe(404);
     });
 
+    it("a reset is seen by cached social reads at once: posts made since are gone, and the feeds' likes", async () => {
+      const u = await h.user(["feed:read", "feed:write"]);
+      const kept = (await call("POST", "/api/v1/posts", u.headers, { message: "Before the snapshot" })).json().id;
+      await sandbox("POST", "/sandbox/v1/world/snapshots", { name: "social" });
+      const later = (await call("POST", "/api/v1/posts", u.headers, { message: "After the snapshot" })).json().id;
+      expect((await call("POST", `/api/v1/posts/${kept}/likes`, u.headers)).statusCode).toBeLessThan(300);
+      const feed = `/api/v1/feeds/user/${u.user.gcid}`;
+      // Read (and so cached) before the reset.
+      expect((await call("GET", `/api/v1/posts/${later}`, u.headers)).statusCode).toBe(200);
+      expect((await call("GET", `/api/v1/posts/${kept}`, u.headers)).json().requesterContext.isLiking).toBe(true);
+      expect((await call("GET", feed, u.headers)).json().discussions).toHaveLength(2);
+      await sandbox("POST", "/sandbox/v1/world/reset", { snapshot: "social" });
+      expect((await call("GET", `/api/v1/posts/${later}`, u.headers)).statusCode).toBe(404);
+      const post = (await call("GET", `/api/v1/posts/${kept}`, u.headers)).json();
+      expect(post.requesterContext.isLiking).toBe(false);
+      expect(post.emotionsData.like.paging.totalCount).toBe(0);
+      expect((await call("GET", feed, u.headers)).json().discussions.map((d: { id: string }) => d.id)).toEqual([kept]);
+    });
+
     it("resets to the seed: the demo world and nothing else (the caller's own key pair is gone too)", async () => {
       const reset = await sandbox("POST", "/sandbox/v1/world/reset", {});
       expect(reset.source).toBe("seed");

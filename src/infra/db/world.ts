@@ -94,10 +94,13 @@ export async function replaceWorld(
         const n = await insertRows(trx, table, rows[table] ?? []);
         if (n > 0) progress(table, n);
       }
-      // Result columns come back camel-cased by the plugin.
+      // Result columns come back camel-cased by the plugin. Identity columns and serial ones (a
+      // sequence as their default: audit_events' bigserial id).
       const identities = await sql<{ tableName: string; columnName: string }>`
         select table_name, column_name from information_schema.columns
-        where table_schema = current_schema() and is_identity = 'YES'`.execute(trx);
+        where table_schema = current_schema() and (is_identity = 'YES' or column_default like 'nextval(%')`.execute(
+        trx,
+      );
       for (const { tableName: table, columnName: column } of identities.rows) {
         if (!tables.includes(table)) continue;
         await sql`select setval(pg_get_serial_sequence(${table}, ${column}),

@@ -90,6 +90,8 @@ export async function resetWorld(
         .filter((k) => !kept.has(k.id))
         .map((k) => ({ type: "KeyPairRevoked" as const, keyPairId: k.id, userId: k.userId, occurredAt: at })),
       { type: "NotificationsChanged", userIds: "all", occurredAt: at },
+      // So are posts, comments, likes and profiles: every instance redoes its kept social answers.
+      { type: "SocialChanged", postIds: [], userIds: [], listings: true, everywhere: true, occurredAt: at },
     ]);
     ctx.triggers.index.clear();
     ctx.triggers.firedElsewhere.clear();

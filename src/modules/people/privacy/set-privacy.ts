@@ -17,7 +17,7 @@ export async function readPrivacy(ctx: Ctx): Promise<PrivacyChoices> {
 /** Changes the caller's choices; what is not given stays as it was. */
 export async function setPrivacy(ctx: Ctx, change: Partial<PrivacyChoices>): Promise<PrivacyChoices> {
   const actor = requireUser(ctx.actor, PRIVACY_WRITE);
-  return transact(ctx, async (trx) => {
+  return transact(ctx, async (trx, record) => {
     const user = await peopleRepository(trx).userById(actor.userId);
     const now = await choicesOf(trx, user!);
     const next: PrivacyChoices = {
@@ -25,7 +25,19 @@ export async function setPrivacy(ctx: Ctx, change: Partial<PrivacyChoices>): Pro
       portfolioOptOut: change.portfolioOptOut ?? now.portfolioOptOut,
       copyBlocked: change.copyBlocked ?? now.copyBlocked,
     };
-    if (next.isPrivate !== now.isPrivate) await setProfilePrivate(trx, actor.userId, next.isPrivate);
+    if (next.isPrivate !== now.isPrivate) {
+      await setProfilePrivate(trx, actor.userId, next.isPrivate);
+      // Cached social answers show the profile and decide who sees the user's posts by it.
+      const occurredAt = ctx.clock.now().toISOString();
+      record({
+        type: "SocialChanged",
+        postIds: [],
+        userIds: [actor.userId],
+        listings: true,
+        everywhere: true,
+        occurredAt,
+      });
+    }
     await peopleRepository(trx).saveSettings(
       actor.userId,
       next.portfolioOptOut,

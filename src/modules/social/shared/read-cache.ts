@@ -90,6 +90,7 @@ export class SocialReadCache {
     if (!entry) return undefined;
     if (this.isCurrent(entry)) {
       this.hits++;
+      this.touch(key, entry);
       return entry.value as Buffer;
     }
     this.drop(key, entry);
@@ -117,6 +118,7 @@ export class SocialReadCache {
     if (!entry) return undefined;
     if (this.isCurrent(entry)) {
       this.hits++;
+      this.touch(key, entry);
       return entry.value as T;
     }
     this.drop(key, entry);
@@ -138,8 +140,13 @@ export class SocialReadCache {
     if (this.isCurrent(fresh) && size <= this.settings.maxBytes) this.store(key, fresh);
   }
 
-  changed(event: Pick<SocialChanged, "postIds" | "userIds" | "listings" | "listed">): void {
+  changed(event: Pick<SocialChanged, "postIds" | "userIds" | "listings" | "listed" | "everywhere">): void {
     const g = ++this.generation;
+    if (event.everywhere) {
+      this.changedAt.clear();
+      this.floor = g;
+      return;
+    }
     for (const id of event.postIds) this.changedAt.set(postKey(id), g);
     for (const id of event.userIds) this.changedAt.set(userKey(id), g);
     if (event.listings && event.listed) {
@@ -169,11 +176,17 @@ export class SocialReadCache {
     if (old) this.drop(key, old);
     this.entries.set(key, entry);
     this.bytes += entry.size;
-    // The oldest answers go first (insertion order) until the budget holds.
+    // The least recently used go first (a hit moves its entry to the end) until the budget holds.
     for (const [k, e] of this.entries) {
       if (this.bytes <= this.settings.maxBytes) break;
       this.drop(k, e);
     }
+  }
+
+  /** Marks `key` as just used: the map's order is the eviction order (docs/decisions/0190). */
+  private touch(key: string, entry: Entry): void {
+    this.entries.delete(key);
+    this.entries.set(key, entry);
   }
 
   private drop(key: string, entry: Entry): void {
