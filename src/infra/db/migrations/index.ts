@@ -24,6 +24,7 @@ import * as tradePosts from "./024-trade-posts.js";
 import * as partialIndexes from "./025-partial-indexes.js";
 import * as peopleStatsTouched from "./026-people-stats-touched.js";
 import * as peopleStatsVersion from "./027-people-stats-version.js";
+import * as callerMarksByUser from "./029-caller-marks-by-user.js";
 
 export interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -55,4 +56,5 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   "025-partial-indexes": partialIndexes,
   "026-people-stats-touched": peopleStatsTouched,
   "027-people-stats-version": peopleStatsVersion,
+  "029-caller-marks-by-user": callerMarksByUser,
 };

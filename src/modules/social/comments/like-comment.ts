@@ -22,6 +22,6 @@ export async function likeComment(ctx: Ctx, target: CommentTarget & { id: string
         createdAt: now,
       });
     } else await repo.deleteLike(existing.id, actor.userId);
-    record(socialChanged(now, { postIds: [post.id] }));
+    record(socialChanged(now, { postIds: [post.id], userIds: [actor.userId] }));
   });
 }

@@ -2,7 +2,7 @@ import { isUuid } from "../../../core/ids.js";
 import type { Ctx } from "../../context.js";
 import { requireReader } from "../shared/access.js";
 import { assembleDiscussions } from "../shared/assemble.js";
-import { loadCallerMarks } from "../shared/caller-marks.repository.js";
+import { callerMarks } from "../shared/caller-marks.js";
 import { dependenciesOf, LISTINGS, listingKey } from "../shared/read-cache.js";
 import {
   type Built,
@@ -155,7 +155,8 @@ export async function sharedFeedAnswer(
   const docs = await docsOf(ctx, parts, frame, query, pageIds, rows, serialize);
   if (docs.some((d) => d === undefined)) return undefined;
   const shown = docs as SharedDoc[];
-  const marks = await loadCallerMarks(
+  const marks = await callerMarks(
+    parts,
     ctx.db.kysely,
     me,
     pageIds,

@@ -11,6 +11,6 @@ export async function removeVote(ctx: Ctx, postId: string, pollId: number, optio
   await checkOption(ctx, postId, pollId, optionId, actor.userId);
   await transact(ctx, async (trx, record) => {
     await socialRepository(trx).removeVote(pollId, actor.userId, optionId);
-    record(socialChanged(isoNow(ctx.clock), { postIds: [postId] }));
+    record(socialChanged(isoNow(ctx.clock), { postIds: [postId], userIds: [actor.userId] }));
   });
 }

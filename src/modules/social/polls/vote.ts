@@ -15,6 +15,6 @@ export async function vote(ctx: Ctx, postId: string, pollId: number, optionId: n
   await transact(ctx, async (trx, record) => {
     const now = isoNow(ctx.clock);
     await socialRepository(trx).upsertVote(pollId, actor.userId, optionId, now);
-    record(socialChanged(now, { postIds: [postId] }));
+    record(socialChanged(now, { postIds: [postId], userIds: [actor.userId] }));
   });
 }

@@ -100,8 +100,9 @@ export function registerPostRoutes(app: App, deps: Deps, parts: SharedParts): vo
       const perCaller = () => sendCached(reply.code(200), cache, key, () => getPost(ctx, postId, { take }));
       const kind = request.actor.kind;
       if (!cache.enabled || (kind !== "user" && kind !== "anonymous")) return perCaller();
-      // Shared documents (docs/decisions/0169): anonymous hits are the shared bytes, at once.
-      const hit = kind === "anonymous" ? sharedPostHit(parts, postId, take) : undefined;
+      // Shared documents (docs/decisions/0169, 0191): a hit (the document and the caller's marks
+      // kept) is answered at once.
+      const hit = sharedPostHit(parts, postId, take, caller || null);
       if (hit) return sendBytes(reply, hit);
       sharedPostAnswer(ctx, parts, postId, take, caller || null, (view) => String(reply.serialize(view))).then(
         (body) => (body ? sendBytes(reply, body) : perCaller()),

@@ -1,6 +1,7 @@
 import type { Ctx } from "../../context.js";
 import { assembleDiscussions } from "../shared/assemble.js";
-import { loadCallerMarks } from "../shared/caller-marks.repository.js";
+import { callerMarks, keptCallerMarks } from "../shared/caller-marks.js";
+import type { CallerMarks } from "../shared/caller-marks.repository.js";
 import { dependenciesOf } from "../shared/read-cache.js";
 import {
   type Built,
@@ -72,17 +73,37 @@ export async function sharedPostAnswer(
     if (doc) built.set(key, doc);
     return built;
   });
-  return found ? answerFrom(ctx, found, postId, caller) : undefined;
+  return found ? answerFrom(ctx, parts, found, postId, caller) : undefined;
 }
 
-/** The hit path for anonymous callers: the shared bytes, synchronously; undefined otherwise. */
-export function sharedPostHit(parts: SharedParts, postId: string, take: number): Buffer | undefined {
+/**
+ * The hit path: the answer when the post's document (and, for a user, their marks) are kept and
+ * the caller may be answered from them, synchronously; undefined otherwise (then `sharedPostAnswer`).
+ */
+export function sharedPostHit(
+  parts: SharedParts,
+  postId: string,
+  take: number,
+  caller: string | null,
+): Buffer | undefined {
   const found = parts.peek<PostDoc>(`P\u0000${postId}\u0000${take}`);
-  return found && !found.ownerOnly ? found.doc.bytes : undefined;
+  if (!found) return undefined;
+  if (caller === null) return found.ownerOnly ? undefined : found.doc.bytes;
+  const marks = keptCallerMarks(parts, caller);
+  return marks ? overlaid(found, caller, marks) : undefined;
+}
+
+/** `found` as `caller` sees it; undefined when they may not be answered from it. */
+function overlaid(found: PostDoc, caller: string, marks: CallerMarks): Buffer | undefined {
+  if ((found.ownerOnly && caller !== found.ownerId) || marks.blocks) return undefined;
+  const parts: Buffer[] = [];
+  pushOverlaid(parts, found.doc, caller, marks);
+  return parts.length === 1 ? parts[0] : Buffer.concat(parts);
 }
 
 async function answerFrom(
   ctx: Ctx,
+  parts: SharedParts,
   found: PostDoc,
   postId: string,
   caller: string | null,
@@ -90,9 +111,6 @@ async function answerFrom(
   if (found.ownerOnly && caller !== found.ownerId) return undefined;
   if (caller === null) return found.doc.bytes;
   const { doc } = found;
-  const marks = await loadCallerMarks(ctx.db.kysely, caller, [postId], doc.likedIds, doc.optionIds);
-  if (marks.blocks) return undefined;
-  const parts: Buffer[] = [];
-  pushOverlaid(parts, doc, caller, marks);
-  return parts.length === 1 ? parts[0] : Buffer.concat(parts);
+  const marks = await callerMarks(parts, ctx.db.kysely, caller, [postId], doc.likedIds, doc.optionIds);
+  return overlaid(found, caller, marks);
 }

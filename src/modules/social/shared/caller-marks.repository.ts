@@ -64,18 +64,25 @@ const marksQuery = prepared(
 );
 
 /**
- * The caller's saves, pins and follows of `postIds`, likes of `likedIds` (posts and comments), votes on
- * `optionIds`, and whether any block involves them or their profile is private: one query (a
- * union of primary-key and index lookups), whatever the number of entities.
+ * Everything `me` has marked, and whether a block involves them or their profile is private, in
+ * one query over indexes that start with the user (migration 029); at most `limit` rows.
  */
-export async function loadCallerMarks(
-  db: Executor,
-  me: string,
-  postIds: readonly string[],
-  likedIds: readonly string[],
-  optionIds: readonly number[],
-): Promise<CallerMarks> {
-  const rows = await marksQuery(db, null, [me, likedIds, postIds, optionIds]);
+const wholeQuery = prepared(
+  (db, _: null, [me, limit]: readonly [string, number]) => {
+    const query = sql<{ k: string; id: string }>`select 'l' as k, entity_id as id from likes where user_id = ${me}
+      union all select 's' as k, post_id as id from saves where user_id = ${me}
+      union all select 'p' as k, post_id as id from pins where user_id = ${me}
+      union all select 'f' as k, post_id as id from post_follows where user_id = ${me}
+      union all select 'v' as k, cast(option_id as text) as id from poll_votes where user_id = ${me}
+      union all select 'b' as k, '' as id where exists (select 1 from user_blocks where blocker_id = ${me}) or exists (select 1 from user_blocks where blocked_id = ${me})
+      union all select 'x' as k, '' as id from users where id = ${me} and is_private = 1
+      limit ${limit}`;
+    return { compile: () => query.compile(db) };
+  },
+  () => "",
+);
+
+function marksOf(rows: readonly { k: string; id: string }[]): CallerMarks {
   const marks: CallerMarks = {
     liked: new Set(),
     saved: new Set(),
@@ -95,4 +102,25 @@ export async function loadCallerMarks(
     else if (k === "x") marks.isPrivate = true;
   }
   return marks;
+}
+
+/**
+ * The caller's saves, pins and follows of `postIds`, likes of `likedIds` (posts and comments), votes on
+ * `optionIds`, and whether any block involves them or their profile is private: one query (a
+ * union of primary-key and index lookups), whatever the number of entities.
+ */
+export async function loadCallerMarks(
+  db: Executor,
+  me: string,
+  postIds: readonly string[],
+  likedIds: readonly string[],
+  optionIds: readonly number[],
+): Promise<CallerMarks> {
+  return marksOf(await marksQuery(db, null, [me, likedIds, postIds, optionIds]));
+}
+
+/** Every mark of `me` (valid for any entity), or null when they have more than `max` rows of them. */
+export async function loadWholeCallerMarks(db: Executor, me: string, max: number): Promise<CallerMarks | null> {
+  const rows = await wholeQuery(db, null, [me, max + 1]);
+  return rows.length > max ? null : marksOf(rows);
 }
