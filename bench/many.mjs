@@ -210,11 +210,17 @@ async function runScenario(name, engine, world, callers) {
 
 const STATS_ENV = { METRICS: "on", METRICS_TOKEN: "bench-cache-stats-token" };
 
-/** The read cache's figures from the app's /metrics (hits, misses, entries, bytes). */
+/** The read cache's figures from the app's /metrics (hits, misses, entries, bytes), and its memory in MB. */
 async function cacheStats(baseUrl) {
   const res = await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${STATS_ENV.METRICS_TOKEN}` } });
-  const lines = (await res.text()).split("\n").filter((l) => /^\w*read_cache_\w+ /.test(l));
-  return `read cache: ${lines.map((l) => l.replace(/^\w*read_cache_/, "")).join(", ")}`;
+  const text = await res.text();
+  const lines = text.split("\n").filter((l) => /^\w*read_cache_\w+ /.test(l));
+  const mb = (name) => {
+    const line = text.split("\n").find((l) => l.startsWith(`sta_${name} `));
+    return line ? (Number(line.split(" ")[1]) / 2 ** 20).toFixed(0) : "?";
+  };
+  const memory = `rss ${mb("process_resident_memory_bytes")}, heap used ${mb("nodejs_heap_size_used_bytes")} of ${mb("nodejs_heap_size_total_bytes")}, external ${mb("nodejs_external_memory_bytes")}`;
+  return `read cache: ${lines.map((l) => l.replace(/^\w*read_cache_/, "")).join(", ")}\nmemory (MB): ${memory}`;
 }
 
 /** Asks the profiled app for its profile (SIGWINCH) and waits until the file is there. */
