@@ -7,6 +7,7 @@ import {
   pushOverlaid,
   type SharedDoc,
   SharedParts,
+  sharedBytes,
   sharedDocOf,
 } from "../../src/modules/social/shared/shared-documents.js";
 
@@ -69,6 +70,8 @@ const owners = new Map([
   ["c2", "carol"],
 ]);
 
+const CUT = { cutProfiles: true };
+
 const noMarks = (): CallerMarks => ({
   liked: new Set(),
   saved: new Set(),
@@ -86,7 +89,7 @@ const overlaid = (doc: SharedDoc, me: string, marks: CallerMarks) => {
 };
 
 describe("shared documents", () => {
-  const doc = sharedDocOf(JSON.stringify(discussion("", noMarks())), owners)!;
+  const doc = sharedDocOf(JSON.stringify(discussion("", noMarks())), owners, CUT)!;
 
   it("finds every per-caller flag of the post, its poll and its comments, and none inside texts", () => {
     expect(doc).not.toBeNull();
@@ -119,15 +122,52 @@ describe("shared documents", () => {
     );
   });
 
-  it("sends the shared bytes themselves to a caller with nothing true", () => {
+  it("sends a caller with nothing true the shared bytes themselves: its own and its profiles', no copy", () => {
     const parts: Buffer[] = [];
     pushOverlaid(parts, doc, "dave", noMarks());
-    expect(parts).toEqual([doc.bytes]);
+    expect(Buffer.concat(parts).toString()).toBe(JSON.stringify(discussion("", noMarks())));
+    expect(parts.every((p) => p.buffer === doc.bytes.buffer || doc.fragments.includes(p))).toBe(true);
+  });
+
+  it("keeps a document whole when asked, and sends it as it is to a caller with nothing true", () => {
+    const whole = sharedDocOf(JSON.stringify(discussion("", noMarks())), owners, { cutProfiles: false })!;
+    const parts: Buffer[] = [];
+    pushOverlaid(parts, whole, "dave", noMarks());
+    expect(parts).toEqual([whole.bytes]);
+    expect(parts[0]).toBe(whole.bytes);
+  });
+
+  it("cuts every profile out and holds each once, for every document that shows it", () => {
+    // The post's owner and the two comments' owners.
+    expect(doc.fragments.map((f) => JSON.parse(f.toString()).id)).toEqual(["alice", "bob", "carol"]);
+    const again = sharedDocOf(JSON.stringify(discussion("", noMarks())), owners, CUT)!;
+    expect(again.fragments).toHaveLength(3);
+    for (const [i, fragment] of again.fragments.entries()) expect(fragment).toBe(doc.fragments[i]);
+    expect(doc.bytes.toString()).not.toContain('"username"');
+  });
+
+  it("gives back the serialization byte for byte whatever the profiles' texts (braces, quotes, escapes, wide characters)", () => {
+    const text = fc.string({ unit: "binary", maxLength: 12 });
+    fc.assert(
+      fc.property(text, text, text, fc.boolean(), (first, second, message, liked) => {
+        const value = (me: string, m: CallerMarks) => {
+          const d = discussion(me, m);
+          d.post.owner = { ...d.post.owner, username: first, firstName: second } as typeof d.post.owner;
+          d.post.message.text = message;
+          return d;
+        };
+        const marks = noMarks();
+        if (liked) marks.liked.add("c1");
+        const shared = sharedDocOf(JSON.stringify(value("", noMarks())), owners, CUT)!;
+        expect(sharedBytes(shared).toString()).toBe(JSON.stringify(value("", noMarks())));
+        expect(overlaid(shared, "bob", marks)).toBe(JSON.stringify(value("bob", marks)));
+      }),
+    );
   });
 
   it("refuses a document whose flags it cannot place (an unknown owner, a flag already true)", () => {
-    expect(sharedDocOf(JSON.stringify(discussion("", noMarks())), new Map([["p1", "alice"]]))).toBeNull();
-    expect(sharedDocOf(JSON.stringify(discussion("alice", noMarks())), owners)).toBeNull();
+    expect(sharedDocOf(JSON.stringify(discussion("", noMarks())), new Map([["p1", "alice"]]), CUT)).toBeNull();
+    expect(sharedDocOf(JSON.stringify(discussion("alice", noMarks())), owners, CUT)).toBeNull();
   });
 });
 
@@ -142,10 +182,10 @@ describe("the byte budget", () => {
       const key = `F\u0000p${i}`;
       const json = base.replace('"summary"', `"pad":"${"x".repeat((i * 37) % 900)}","summary"`);
       const [got] = await parts.get<SharedDoc>([key], async () => {
-        const value = sharedDocOf(json, owners)!;
+        const value = sharedDocOf(json, owners, CUT)!;
         return new Map([[key, { value, size: docSize(value, key), deps: [`post:p${i}`] }]]);
       });
-      expect(got?.bytes.toString()).toBe(json);
+      expect(sharedBytes(got!).toString()).toBe(json);
       kept += docSize(got!, key);
       const { bytes, entries } = cache.stats();
       expect(bytes).toBeLessThanOrEqual(budget);
@@ -158,10 +198,10 @@ describe("the byte budget", () => {
     // A part larger than the whole budget is answered but never kept.
     const huge = base.replace('"summary"', `"pad":"${"y".repeat(budget)}","summary"`);
     const [big] = await parts.get<SharedDoc>(["big"], async () => {
-      const value = sharedDocOf(huge, owners)!;
+      const value = sharedDocOf(huge, owners, CUT)!;
       return new Map([["big", { value, size: docSize(value, "big"), deps: [] }]]);
     });
-    expect(big?.bytes.length).toBeGreaterThan(budget);
+    expect(sharedBytes(big!).length).toBeGreaterThan(budget);
     expect(parts.peek("big")).toBeUndefined();
     expect(cache.stats().bytes).toBeLessThanOrEqual(budget);
   });
@@ -173,7 +213,7 @@ describe("the byte budget", () => {
     const build = async (missing: string[]) => {
       builds++;
       await new Promise((r) => setTimeout(r, 5));
-      const value = sharedDocOf(JSON.stringify(discussion("", noMarks())), owners)!;
+      const value = sharedDocOf(JSON.stringify(discussion("", noMarks())), owners, CUT)!;
       return new Map(missing.map((k) => [k, { value, size: docSize(value, k), deps: ["post:p1"] }]));
     };
     const together = await Promise.all([parts.get(["d"], build), parts.get(["d"], build), parts.get(["d"], build)]);

@@ -129,7 +129,7 @@ async function docsOf(
       const json = serialize(page);
       const end = json.lastIndexOf('],"paging":');
       if (!json.startsWith(OPEN.toString()) || end < 0) continue;
-      const doc = sharedDocOf(json.slice(OPEN.length, end), owners);
+      const doc = sharedDocOf(json.slice(OPEN.length, end), owners, { cutProfiles: true });
       if (!doc) continue;
       const key = keyOf(row.id);
       built.set(key, { value: doc, size: docSize(doc, key), deps: dependenciesOf([row], null) });

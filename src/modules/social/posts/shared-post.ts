@@ -9,6 +9,7 @@ import {
   pushOverlaid,
   type SharedDoc,
   type SharedParts,
+  sharedBytes,
   sharedDocOf,
 } from "../shared/shared-documents.js";
 import { socialRepository } from "../shared/social.repository.js";
@@ -47,7 +48,7 @@ async function buildPostDoc(
     form: "request",
     owners,
   });
-  const doc = sharedDocOf(serialize(discussion!), owners);
+  const doc = sharedDocOf(serialize(discussion!), owners, { cutProfiles: false });
   if (!doc) return undefined;
   const value: PostDoc = { doc, ownerOnly: !deleted && !visible, ownerId: post.ownerId };
   return { value, size: docSize(doc, postId) + 64, deps: dependenciesOf([post], null) };
@@ -88,7 +89,7 @@ export function sharedPostHit(
 ): Buffer | undefined {
   const found = parts.peek<PostDoc>(`P\u0000${postId}\u0000${take}`);
   if (!found) return undefined;
-  if (caller === null) return found.ownerOnly ? undefined : found.doc.bytes;
+  if (caller === null) return found.ownerOnly ? undefined : sharedBytes(found.doc);
   const marks = keptCallerMarks(parts, caller);
   return marks ? overlaid(found, caller, marks) : undefined;
 }
@@ -109,7 +110,7 @@ async function answerFrom(
   caller: string | null,
 ): Promise<Buffer | undefined> {
   if (found.ownerOnly && caller !== found.ownerId) return undefined;
-  if (caller === null) return found.doc.bytes;
+  if (caller === null) return sharedBytes(found.doc);
   const { doc } = found;
   const marks = await callerMarks(parts, ctx.db.kysely, caller, [postId], doc.likedIds, doc.optionIds);
   return overlaid(found, caller, marks);

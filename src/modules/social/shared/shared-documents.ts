@@ -34,7 +34,13 @@ export interface Slot {
 }
 
 export interface SharedDoc {
+  /** The document's own bytes: its serialization less the profile fragments cut out of it. */
   bytes: Buffer;
+  /** Offsets in `bytes` (ascending) where `fragments[i]` goes back in. */
+  cuts: number[];
+  /** Profiles (`"owner":{…}`'s object), each shared by every document that shows it. */
+  fragments: Buffer[];
+  /** Slots, at offsets in `bytes` (never inside a fragment). */
   slots: Slot[];
   /** Posts and comments whose likes, and poll options whose votes, the caller's part needs. */
   likedIds: string[];
@@ -82,12 +88,118 @@ function expectedSlots(node: unknown, owners: ReadonlyMap<string, string>, out: 
   return true;
 }
 
+/*
+ * Profile fragments (docs/decisions/0192). Each like in a preview, each comment and the post itself
+ * carry their owner's profile, about 450 bytes, and a feed's likes previews are mostly the same few
+ * hundred profiles over and over: 80% of a document's bytes were copies. A document keeps its own
+ * bytes with the profiles cut out, and each profile once for every document, interned by its text
+ * (a changed profile is another text, so nothing is invalidated here). The table is cleared when
+ * it reaches MAX_FRAGMENTS texts: documents keep the buffers they hold, new ones intern afresh.
+ */
+export const MAX_FRAGMENTS = 20_000;
+const interned = new Map<string, Buffer>();
+const OWNER_AT = '"owner":{';
+
+/** Interned fragments' count (for tests and figures). */
+export const internedFragments = (): number => interned.size;
+
+function intern(text: string, bytes: Buffer): Buffer {
+  let kept = interned.get(text);
+  if (kept === undefined) {
+    if (interned.size >= MAX_FRAGMENTS) interned.clear();
+    kept = copied([bytes], bytes.length);
+    interned.set(text, kept);
+  }
+  return kept;
+}
+
+/** `pieces` in a buffer of its own: never a slice of the shared pool, which it would keep alive. */
+function copied(pieces: readonly Buffer[], length: number): Buffer {
+  const out = Buffer.allocUnsafeSlow(length);
+  let at = 0;
+  for (const piece of pieces) at += piece.copy(out, at);
+  return out;
+}
+
+/** The index after the `}` closing the object that opens at `start`; -1 when it does not close. */
+function objectEnd(json: string, start: number): number {
+  let depth = 0;
+  for (let i = start; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (c === 34) {
+      for (i++; i < json.length && json.charCodeAt(i) !== 34; i++) if (json.charCodeAt(i) === 92) i++;
+    } else if (c === 123 || c === 91) depth++;
+    else if ((c === 125 || c === 93) && --depth === 0) return i + 1;
+  }
+  return -1;
+}
+
+/** Char ranges [start, end) of the profile objects in `json` (the values of `"owner"` keys), in order. */
+function profileRanges(json: string): [number, number][] {
+  const out: [number, number][] = [];
+  for (let i = json.indexOf(OWNER_AT); i >= 0; ) {
+    const start = i + OWNER_AT.length - 1;
+    const end = objectEnd(json, start);
+    if (end < 0) break;
+    out.push([start, end]);
+    i = json.indexOf(OWNER_AT, end);
+  }
+  return out;
+}
+
+/** Byte offsets in `json`'s UTF-8 of the ascending char indexes `at`. */
+function byteOffsets(json: string, at: readonly number[]): number[] {
+  if (Buffer.byteLength(json) === json.length) return [...at];
+  let chars = 0;
+  let bytes = 0;
+  return at.map((i) => {
+    bytes += Buffer.byteLength(json.slice(chars, i));
+    chars = i;
+    return bytes;
+  });
+}
+
+/**
+ * `full` with its profile fragments cut out (`ranges`: char ranges in `json`), `slots` moved to
+ * offsets in what is left. A range holding a slot stays in place.
+ */
+function cutProfiles(json: string, full: Buffer, slots: Slot[]): Pick<SharedDoc, "bytes" | "cuts" | "fragments"> {
+  const ranges = profileRanges(json);
+  const offsets = byteOffsets(json, ranges.flat());
+  const pieces: Buffer[] = [];
+  const cuts: number[] = [];
+  const fragments: Buffer[] = [];
+  let from = 0;
+  let removed = 0;
+  let s = 0;
+  for (const [r, [startChar, endChar]] of ranges.entries()) {
+    const start = offsets[2 * r]!;
+    const end = offsets[2 * r + 1]!;
+    for (; s < slots.length && slots[s]!.at < start; s++) slots[s]!.at -= removed;
+    if (s < slots.length && slots[s]!.at < end) continue;
+    pieces.push(full.subarray(from, start));
+    cuts.push(start - removed);
+    fragments.push(intern(json.slice(startChar, endChar), full.subarray(start, end)));
+    removed += end - start;
+    from = end;
+  }
+  for (; s < slots.length; s++) slots[s]!.at -= removed;
+  pieces.push(full.subarray(from));
+  return { bytes: copied(pieces, full.length - removed), cuts, fragments };
+}
+
 /**
  * The shared document of a serialized discussion (`json`, every per-caller flag false), with
  * `owners` mapping its post and comment ids to their owners. Null when the text and the parsed
  * document do not agree slot for slot (then the discussion is answered per caller, as before).
+ * `cutProfiles`: the profiles are cut out and shared (feed pages, which are copied together per
+ * answer anyway); else the bytes stay whole, so a caller with nothing true is sent them as they are.
  */
-export function sharedDocOf(json: string, owners: ReadonlyMap<string, string>): SharedDoc | null {
+export function sharedDocOf(
+  json: string,
+  owners: ReadonlyMap<string, string>,
+  { cutProfiles: cut }: { cutProfiles: boolean },
+): SharedDoc | null {
   const expected: Expected[] = [];
   if (!expectedSlots(JSON.parse(json), owners, expected)) return null;
   const slots: Slot[] = [];
@@ -104,12 +216,22 @@ export function sharedDocOf(json: string, owners: ReadonlyMap<string, string>): 
   if (slots.length !== expected.length) return null;
   const likedIds = slots.filter((s) => s.kind === LIKED).map((s) => s.ref as string);
   const optionIds = slots.filter((s) => s.kind === VOTED).map((s) => s.ref as number);
-  return { bytes: Buffer.from(json), slots, likedIds, optionIds };
+  const full = Buffer.from(json);
+  const own = cut ? cutProfiles(json, full, slots) : { bytes: copied([full], full.length), cuts: [], fragments: [] };
+  return { ...own, slots, likedIds, optionIds };
 }
 
-/** Bytes a document is charged in the cache: its text and its slots. */
+/**
+ * Bytes a document is charged in the cache: its own bytes, its slots and its references to
+ * fragments (the fragments themselves are held once, in a table of at most MAX_FRAGMENTS).
+ */
 export const docSize = (doc: SharedDoc, key: string): number =>
-  doc.bytes.length + doc.slots.length * 48 + (doc.likedIds.length + doc.optionIds.length) * 40 + key.length * 2 + 96;
+  doc.bytes.length +
+  doc.slots.length * 48 +
+  doc.cuts.length * 24 +
+  (doc.likedIds.length + doc.optionIds.length) * 40 +
+  key.length * 2 +
+  96;
 
 function isTrue(slot: Slot, me: string, marks: CallerMarks): boolean {
   switch (slot.kind) {
@@ -128,17 +250,39 @@ function isTrue(slot: Slot, me: string, marks: CallerMarks): boolean {
   }
 }
 
-/** Appends `doc` as `me` sees it to `parts` (slices of the shared bytes around the true slots). */
+/**
+ * Appends `doc` as `me` sees it to `parts`: slices of its bytes, its fragments where they were cut
+ * out, and `true` for each true slot (null `me` or `marks`: every slot false, as shared).
+ */
 export function pushOverlaid(parts: Buffer[], doc: SharedDoc, me: string | null, marks: CallerMarks | null): void {
+  const { bytes, cuts, fragments } = doc;
   let from = 0;
+  let c = 0;
+  const upTo = (to: number) => {
+    for (; c < cuts.length && cuts[c]! <= to; c++) {
+      if (cuts[c]! > from) parts.push(bytes.subarray(from, cuts[c]));
+      parts.push(fragments[c]!);
+      from = cuts[c]!;
+    }
+    if (to > from) parts.push(from === 0 && to === bytes.length ? bytes : bytes.subarray(from, to));
+  };
   if (me !== null && marks !== null) {
     for (const slot of doc.slots) {
       if (!isTrue(slot, me, marks)) continue;
-      parts.push(doc.bytes.subarray(from, slot.at), TRUE);
+      upTo(slot.at);
+      parts.push(TRUE);
       from = slot.at + FALSE;
     }
   }
-  parts.push(from === 0 ? doc.bytes : doc.bytes.subarray(from));
+  upTo(bytes.length);
+}
+
+/** The document's bytes as shared (every slot false), in one buffer. */
+export function sharedBytes(doc: SharedDoc): Buffer {
+  if (doc.cuts.length === 0) return doc.bytes;
+  const parts: Buffer[] = [];
+  pushOverlaid(parts, doc, null, null);
+  return Buffer.concat(parts);
 }
 
 /** Built documents: each with what it was made of. */
