@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CommentItem, CommentsResponse, Post, SharesResponse } from "../../src/modules/social/shared/social.schemas.js";
 import { engines, type Harness, startHarness, type TestUser } from "../support/harness.js";
 import { expectSchema } from "../support/schema.js";
+import { WINDOWED_LIKES_MAX } from "../../src/modules/social/reactions/reactions.repository.js";
 import { client, RW } from "./helpers.js";
 
 describe.each(engines())("social interactions on %s", (engine) => {
@@ -170,6 +171,45 @@ describe.each(engines())("social interactions on %s", (engine) => {
     expect(after.emotionsData.like.paging.totalCount).toBe(0);
     expect(after.requesterContext).toMatchObject({ isLiking: false, isSaved: false, isFollowing: false });
     expect((await c.call(bob, "POST", `/api/v1/posts/${randomUUID()}/likes`)).statusCode).toBe(404);
+  });
+
+  it("likes previews: the newest likers first and the exact count, for a popular post and a quiet one on one page", async () => {
+    // More likes than one window preview reads (WINDOWED_LIKES_MAX): previewed by its own query.
+    const author = await h.user(RW);
+    const popular = await c.post(author, { message: "popular" });
+    const quiet = await c.post(author, { message: "quiet" });
+    const likers: TestUser[] = [];
+    for (let i = 0; i < WINDOWED_LIKES_MAX + 8; i++) likers.push(await h.user(RW));
+    // Its comment is popular too: two entities previewed by their own arms in one statement.
+    const comment = (await c.ok(author, "POST", `/api/v1/posts/${popular.id}/comments`, { message: "me too" }, 201))
+      .entity.id;
+    for (const u of likers) {
+      await c.ok(u, "POST", `/api/v1/posts/${popular.id}/likes`, undefined, 204);
+      await c.ok(u, "POST", `/api/v1/posts/${popular.id}/comments/${comment}/likes`, undefined, 204);
+    }
+    for (const u of likers.slice(0, 3)) await c.ok(u, "POST", `/api/v1/posts/${quiet.id}/likes`, undefined, 204);
+    const newest = (users: TestUser[], n: number) =>
+      users
+        .slice(-n)
+        .reverse()
+        .map((u) => u.user.username);
+    const likersOf = (d: { emotionsData: { like: { emotions: { owner: { username: string } }[] } } }) =>
+      d.emotionsData.like.emotions.map((e) => e.owner.username);
+
+    const single = await c.ok(bob, "GET", `/api/v1/posts/${popular.id}`);
+    expect(single.emotionsData.like.paging.totalCount).toBe(likers.length);
+    expect(likersOf(single)).toEqual(newest(likers, 10));
+    const [commented] = single.commentsData.comments;
+    expect(commented.entity.id).toBe(comment);
+    expect(commented.emotionsData.like.paging.totalCount).toBe(likers.length);
+    expect(likersOf(commented)).toEqual(newest(likers, 10));
+    const page = await c.ok(bob, "GET", `/api/v1/feeds/users/${author.user.id}?take=5&reactionsPageSize=7`);
+    const [q, p] = page.discussions;
+    expect([q.id, p.id]).toEqual([quiet.id, popular.id]);
+    expect(p.emotionsData.like.paging.totalCount).toBe(likers.length);
+    expect(likersOf(p)).toEqual(newest(likers, 7));
+    expect(q.emotionsData.like.paging.totalCount).toBe(3);
+    expect(likersOf(q)).toEqual(newest(likers.slice(0, 3), 3));
   });
 
   it("shares: flat two-level metadata, counts and the shares list", async () => {

@@ -4,27 +4,57 @@ import { count, type Ids, type LikeRow } from "../shared/social.rows.js";
 
 /** The read of the discussion path, compiled once (infra/db/prepared.ts; see posts/post-queries.repository.ts). */
 const Q = {
-  likesPreview: prepared(
+  likeCounts: prepared(
+    (db, _: null, [entityIds]: readonly [Ids]) =>
+      db
+        .selectFrom("likes")
+        .select(["entityId", (eb) => eb.fn.countAll<number | string>().as("n")])
+        .where("entityId", "in", entityIds)
+        .groupBy("entityId"),
+    () => "",
+  ),
+  /** The newest `perEntity` likes of each of `entityIds`: a window over all their likes. */
+  newestLikesOfMany: prepared(
     (db, _: null, [entityIds, perEntity]: readonly [Ids, number]) => {
       const inner = db
         .selectFrom("likes")
         .selectAll()
-        .select((eb) => [
+        .select((eb) =>
           eb.fn
             .agg<number>("row_number")
             .over((o) => o.partitionBy("entityId").orderBy("seq", "desc"))
             .as("rn"),
-          eb.fn
-            .countAll<number | string>()
-            .over((o) => o.partitionBy("entityId"))
-            .as("total"),
-        ])
+        )
         .where("entityId", "in", entityIds);
-      return db.selectFrom(inner.as("l")).selectAll().where("l.rn", "<=", perEntity).orderBy("l.seq", "desc");
+      return db.selectFrom(inner.as("l")).selectAll().where("l.rn", "<=", perEntity);
+    },
+    () => "",
+  ),
+  /**
+   * The newest `limit` likes of each of `entityIds`, one `limit` arm per entity (each walks
+   * `likes_entity_seq` from its end), in one statement.
+   */
+  newestLikesOfEach: prepared(
+    (db, _: null, [entityIds, limit]: readonly [Ids, number]) => {
+      const arms = entityIds.map((id, i) =>
+        db
+          .selectFrom(
+            db.selectFrom("likes").selectAll().where("entityId", "=", id).orderBy("seq", "desc").limit(limit).as(`l${i}`),
+          )
+          .selectAll(),
+      );
+      return arms.slice(1).reduce((all, arm) => all.unionAll(arm), arms[0]!);
     },
     () => "",
   ),
 };
+
+/**
+ * Entities with more likes than this are previewed by a `limit` arm of their own: the window reads
+ * every like of the entities it is given, and a popular post's thousands were read to show ten
+ * (docs/decisions/0193).
+ */
+export const WINDOWED_LIKES_MAX = 32;
 
 export const reactionsRepository = (db: Executor) => ({
   async insertLike(row: Omit<LikeRow, "seq">): Promise<boolean> {
@@ -42,33 +72,34 @@ export const reactionsRepository = (db: Executor) => ({
 
   async likeCounts(entityIds: readonly string[]): Promise<Map<string, number>> {
     if (entityIds.length === 0) return new Map();
-    const rows = await db
-      .selectFrom("likes")
-      .select(["entityId", (eb) => eb.fn.countAll<number | string>().as("n")])
-      .where("entityId", "in", entityIds)
-      .groupBy("entityId")
-      .execute();
+    const rows = await Q.likeCounts(db, null, [entityIds]);
     return new Map(rows.map((r) => [r.entityId, count(r.n)]));
   },
 
   /**
-   * The newest `perEntity` likes of each entity and each entity's like count, in one query
-   * (window functions, on both engines). Entities without likes are absent from `totals`.
+   * The newest `perEntity` likes of each entity (newest first) and each entity's like count;
+   * entities without likes are absent from `totals`. The counts come first (an index-only read):
+   * the entities with at most WINDOWED_LIKES_MAX likes are previewed together by one window query,
+   * those with more by one statement of a `limit` arm each: at most three statements, and a
+   * preview never reads more than WINDOWED_LIKES_MAX likes of an entity.
    */
   async likesPreview(
     entityIds: readonly string[],
     perEntity: number,
   ): Promise<{ likes: LikeRow[]; totals: Map<string, number> }> {
-    if (entityIds.length === 0) return { likes: [], totals: new Map() };
-    // Entities are read even when no like is shown: their totals are.
-    const rows = await Q.likesPreview(db, null, [entityIds, Math.max(perEntity, 1)]);
     const totals = new Map<string, number>();
-    const likes: LikeRow[] = [];
-    for (const { rn, total, ...row } of rows) {
-      totals.set(row.entityId, count(total));
-      if (Number(rn) <= perEntity) likes.push(row as LikeRow);
-    }
-    return { likes, totals };
+    if (entityIds.length > 0) for (const r of await Q.likeCounts(db, null, [entityIds])) totals.set(r.entityId, count(r.n));
+    if (perEntity <= 0 || totals.size === 0) return { likes: [], totals };
+    const few: string[] = [];
+    const many: string[] = [];
+    for (const [id, n] of totals) (n <= WINDOWED_LIKES_MAX ? few : many).push(id);
+    const [windowed, limited] = await Promise.all([
+      few.length > 0 ? Q.newestLikesOfMany(db, null, [few, perEntity]) : [],
+      many.length > 0 ? Q.newestLikesOfEach(db, null, [many, perEntity]) : [],
+    ]);
+    const likes: LikeRow[] = windowed.map(({ rn: _, ...row }) => row as LikeRow);
+    likes.push(...limited);
+    return { likes: likes.sort((a, b) => b.seq - a.seq), totals };
   },
 
   async likesPage(entityId: string, offset: number, limit: number): Promise<LikeRow[]> {
