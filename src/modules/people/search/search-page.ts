@@ -1,0 +1,21 @@
+import type { Executor } from "../../../infra/db/executor.js";
+import type { SearchQuery } from "../people.schemas.js";
+import { pageNames, searchQueries } from "./people-search.repository.js";
+import { walkAscending } from "./value-walk.js";
+
+/**
+ * A search's page with its users' names (decisions 0165, 0188): one query in the sort index's
+ * order, or for an ascending sort of a column indexed descending, the walk by value and then the
+ * names of the page's users.
+ */
+export async function searchPage(db: Executor, q: SearchQuery, me: number, blocked: readonly string[], now: Date) {
+  const { rows, ascending, offset } = searchQueries(db, q, me, blocked, now);
+  if (!ascending) return rows.execute();
+  const page = await walkAscending(ascending, offset, q.pageSize);
+  if (page.length === 0) return [];
+  const names = new Map((await pageNames(db, [...new Set(page.map((r) => r.userId))])).map((n) => [n.id, n]));
+  return page.flatMap((r) => {
+    const n = names.get(r.userId);
+    return n ? [{ ...r, ...n }] : [];
+  });
+}
