@@ -1,5 +1,6 @@
-import { sql } from "kysely";
+import { type ExpressionBuilder, sql } from "kysely";
 import type { Executor } from "../../../infra/db/executor.js";
+import type { Database, PeopleStatsTable } from "../../../infra/db/schema.js";
 import type { SearchQuery, SearchSort } from "../people.schemas.js";
 import type { AscendingWalk } from "./value-walk.js";
 
@@ -35,6 +36,9 @@ const PAGE_COLUMNS = [
   "s.usernameLower",
 ] as const;
 
+/** A page of holders walks the sort's index when holders are at least one row in this many (0188). */
+const PROBE_RATIO = 50;
+
 /** Sort columns whose index is kept descending (migrations 021, 028): ascending pages walk it by value. */
 const DESCENDING_INDEXES = new Set<string>([
   "gain",
@@ -54,23 +58,42 @@ const DESCENDING_INDEXES = new Set<string>([
  * which carry gcid; `blocked` are left out. An ascending sort of a column indexed descending comes
  * with `ascending`, the walk by value that pages it (value-walk.ts).
  */
-export function searchQueries(db: Executor, q: SearchQuery, me: number, blocked: readonly string[], now: Date) {
+export function searchQueries(
+  db: Executor,
+  q: SearchQuery,
+  me: number,
+  blocked: readonly string[],
+  now: Date,
+  knownTotal?: number,
+) {
   const sort = q.sort ?? "-gain";
   const descending = sort.startsWith("-");
   const field = (descending ? sort.slice(1) : sort) as SearchSort;
   const column = SORT_COLUMNS[field];
   // The page walks the sort's index: filters on other columns are checked per row, not ranged (0188).
-  const filtered = matching(db, q, me, blocked, now, (c) => c !== column);
   const instrument = q.instrumentId;
   const held = instrument !== undefined && instrument > 0 ? instrument : undefined;
-  const pct = held === undefined ? sql<number | null>`null` : sql<number | null>`h.pct`;
+  // Holders of an instrument: the page walks the sort's index and probes each row's holding when
+  // the total says at least one row in 50 up to the page's end is a holder (at most a fiftieth of
+  // the period is walked); fewer holders are joined from the holdings' index and sorted (0188).
+  const offset = (q.page - 1) * q.pageSize;
+  const probe = held !== undefined && knownTotal !== undefined && knownTotal >= PROBE_RATIO * (offset + q.pageSize);
+  const filtered = matching(db, q, me, blocked, now, (c) => c !== column, probe ? "exists" : "join");
+  const pct =
+    held === undefined
+      ? sql<number | null>`null`
+      : probe
+        ? sql<
+            number | null
+          >`(select x.pct from people_holdings x where x.user_id = s.user_id and x.instrument_id = ${held})`
+        : sql<number | null>`h.pct`;
 
   // The total counts from the country index, which carries every filter column (0188): the range
   // terms are made opaque so the planner does not pick a range of an index that lacks the others.
   // Holders are looked up from the holdings' index; "not holding" is all rows less the holders (a
   // holding is unique per user and instrument).
   const count = (r: SearchQuery) =>
-    matching(db, r, me, blocked, now, () => true, true).select((eb) => eb.fn.countAll<number | string>().as("n"));
+    matching(db, r, me, blocked, now, () => true, "in").select((eb) => eb.fn.countAll<number | string>().as("n"));
   const total =
     instrument !== undefined && instrument < 0
       ? db.selectNoFrom((eb) => [
@@ -86,7 +109,6 @@ export function searchQueries(db: Executor, q: SearchQuery, me: number, blocked:
   const direction = columnDescending ? "desc" : "asc";
   const ref = sql.ref<number>(`s.${column}`);
   const columns = filtered.select([...PAGE_COLUMNS, pct.as("pct")]);
-  const offset = (q.page - 1) * q.pageSize;
   const page = columns.orderBy(`s.${column}`, direction).orderBy("s.gcid", "asc").limit(q.pageSize).offset(offset);
   // Only the page's rows meet users and settings; the page's order is said again over them.
   const rows = db
@@ -136,8 +158,9 @@ export function pageNames(db: Executor, userIds: readonly string[]) {
 
 /**
  * The period's rows a search matches: listed (or the caller's own), no block, every filter, and
- * for holders of an instrument the holding (`h`, or with `holdersIn` a lookup of the holders, for
- * a count). The terms on columns `opaque` names are expressions no index serves, so the planner
+ * for holders of an instrument the holding: joined (`h`), or the holders looked up from the
+ * holdings' index (`in`, for a count), or each row's holding probed (`exists`, for a page that walks
+ * the sort's index). The terms on columns `opaque` names are expressions no index serves, so the planner
  * walks the index that carries them (the sort's for a page, the covering country index for a total).
  */
 function matching(
@@ -147,7 +170,7 @@ function matching(
   blocked: readonly string[],
   now: Date,
   opaque: (column: string) => boolean,
-  holdersIn = false,
+  holders: "join" | "in" | "exists" = "join",
 ) {
   const num = (column: "gain" | "maxDailyRisk" | "maxMonthlyRisk" | "optOut") =>
     opaque(column) ? sql<number>`${sql.ref(`s.${column}`)} + 0` : sql.ref<number>(`s.${column}`);
@@ -189,15 +212,18 @@ function matching(
   // Holders of an instrument are found from its index; otherwise no join at all (a join that
   // matches nothing still probes the holdings of every row it counts).
   const held = instrument !== undefined && instrument > 0 ? instrument : undefined;
-  if (held !== undefined && holdersIn)
-    return base.where("s.userId", "in", (eb) =>
+  if (held !== undefined && holders !== "join") {
+    const holding = (eb: ExpressionBuilder<Database & { s: PeopleStatsTable }, "s">) =>
       eb
-        .selectFrom("peopleHoldings as h")
-        .select("h.userId")
-        .where("h.instrumentId", "=", held)
-        .$if(q.instrumentPctMin !== undefined, (qb) => qb.where("h.pct", ">=", q.instrumentPctMin!))
-        .$if(q.instrumentPctMax !== undefined, (qb) => qb.where("h.pct", "<=", q.instrumentPctMax!)),
-    );
+        .selectFrom("peopleHoldings as x")
+        .select("x.userId")
+        .where("x.instrumentId", "=", held)
+        .$if(q.instrumentPctMin !== undefined, (qb) => qb.where("x.pct", ">=", q.instrumentPctMin!))
+        .$if(q.instrumentPctMax !== undefined, (qb) => qb.where("x.pct", "<=", q.instrumentPctMax!));
+    return holders === "in"
+      ? base.where("s.userId", "in", holding)
+      : base.where((eb) => eb.exists(holding(eb).whereRef("x.userId", "=", "s.userId")));
+  }
   return base
     .$if(held !== undefined, (qb) =>
       qb.innerJoin("peopleHoldings as h", (j) => j.onRef("h.userId", "=", "s.userId").on("h.instrumentId", "=", held!)),

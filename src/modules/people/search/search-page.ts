@@ -6,10 +6,18 @@ import { walkAscending } from "./value-walk.js";
 /**
  * A search's page with its users' names (decisions 0165, 0188): one query in the sort index's
  * order, or for an ascending sort of a column indexed descending, the walk by value and then the
- * names of the page's users.
+ * names of the page's users. `total` (the search's, counted first) lets a page of an instrument's
+ * holders walk the sort's index when they are many.
  */
-export async function searchPage(db: Executor, q: SearchQuery, me: number, blocked: readonly string[], now: Date) {
-  const { rows, ascending, offset } = searchQueries(db, q, me, blocked, now);
+export async function searchPage(
+  db: Executor,
+  q: SearchQuery,
+  me: number,
+  blocked: readonly string[],
+  now: Date,
+  total?: number,
+) {
+  const { rows, ascending, offset } = searchQueries(db, q, me, blocked, now, total);
   if (!ascending) return rows.execute();
   const page = await walkAscending(ascending, offset, q.pageSize);
   if (page.length === 0) return [];

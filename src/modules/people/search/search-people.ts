@@ -85,7 +85,7 @@ async function answer(
   now: Date,
 ): Promise<{ answer: SearchAnswer; registrations: string[] }> {
   const total = await queries(db, q, me, blocked, now).total.executeTakeFirst();
-  const rows = await searchPage(db, q, me, blocked, now);
+  const rows = await searchPage(db, q, me, blocked, now, Number(total?.n ?? 0));
   const answer = {
     totalItems: Number(total?.n ?? 0),
     items: rows.map((r) => ({
