@@ -7,7 +7,9 @@ import type { Dialect } from "../database.js";
  *   (daily and week gain, risk score, monthly risk, profitable months) are added. An ascending sort
  *   walks the same index one value at a time (search/value-walk.ts);
  * - the country index carries every filter column after its key, so a total counts the period's
- *   rows from that index alone, whatever the filters.
+ *   rows from that index alone, whatever the filters;
+ * - `(period, user_id, listed, gcid)`: an instrument's holders are counted from their user ids
+ *   without reading the table (the primary key's index lacks the privacy flag).
  * On SQLite the snapshot pass (0180) rebuilds these from their definitions and suffixes their names
  * (`__a`, `__b`): the country index is found by its table and base name.
  */
@@ -24,6 +26,7 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     await sql`create index ${sql.raw(`people_stats_by_${name}`)} on people_stats (period, ${sql.raw(column)} desc, gcid, listed)`.execute(
       db,
     );
+  await sql`create index people_stats_by_user on people_stats (period, user_id, listed, gcid)`.execute(db);
   let country = ["people_stats_by_country"];
   if (dialect === "sqlite") {
     const { rows } = await sql<{ name: string }>`select name from sqlite_master

@@ -36,8 +36,12 @@ const PAGE_COLUMNS = [
   "s.usernameLower",
 ] as const;
 
-/** A page of holders walks the sort's index when holders are at least one row in this many (0188). */
-const PROBE_RATIO = 50;
+/**
+ * A page walks the sort's index when the total says at least one row in this many, up to the
+ * page's end, matches: at most this share of the period is walked (0188). Fewer matches are found
+ * from the filters' indexes and sorted.
+ */
+const WALK_RATIO = 50;
 
 /** Sort columns whose index is kept descending (migrations 021, 028): ascending pages walk it by value. */
 const DESCENDING_INDEXES = new Set<string>([
@@ -70,15 +74,15 @@ export function searchQueries(
   const descending = sort.startsWith("-");
   const field = (descending ? sort.slice(1) : sort) as SearchSort;
   const column = SORT_COLUMNS[field];
-  // The page walks the sort's index: filters on other columns are checked per row, not ranged (0188).
   const instrument = q.instrumentId;
   const held = instrument !== undefined && instrument > 0 ? instrument : undefined;
-  // Holders of an instrument: the page walks the sort's index and probes each row's holding when
-  // the total says at least one row in 50 up to the page's end is a holder (at most a fiftieth of
-  // the period is walked); fewer holders are joined from the holdings' index and sorted (0188).
   const offset = (q.page - 1) * q.pageSize;
-  const probe = held !== undefined && knownTotal !== undefined && knownTotal >= PROBE_RATIO * (offset + q.pageSize);
-  const filtered = matching(db, q, me, blocked, now, (c) => c !== column, probe ? "exists" : "join");
+  // Few matches (the total, when known, is under WALK_RATIO × the page's end): the filters' indexes
+  // find them and they are sorted. Otherwise the page walks the sort's index: filters on other
+  // columns are checked per row, not ranged, and an instrument's holding is probed per row (0188).
+  const few = knownTotal !== undefined && knownTotal < WALK_RATIO * (offset + q.pageSize);
+  const probe = held !== undefined && knownTotal !== undefined && !few;
+  const filtered = matching(db, q, me, blocked, now, (c) => !few && c !== column, probe ? "exists" : "join");
   const pct =
     held === undefined
       ? sql<number | null>`null`
@@ -121,7 +125,7 @@ export function searchQueries(
     .orderBy("p.gcid", "asc");
   type Row = Awaited<ReturnType<typeof columns.execute>>[number];
   const ascending: AscendingWalk<number, Row> | undefined =
-    !columnDescending && DESCENDING_INDEXES.has(column)
+    !few && !columnDescending && DESCENDING_INDEXES.has(column)
       ? {
           async nextValue(after) {
             const row = await db

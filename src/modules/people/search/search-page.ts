@@ -24,6 +24,8 @@ export async function searchPage(
   const names = new Map((await pageNames(db, [...new Set(page.map((r) => r.userId))])).map((n) => [n.id, n]));
   return page.flatMap((r) => {
     const n = names.get(r.userId);
-    return n ? [{ ...r, ...n }] : [];
+    if (!n) return [];
+    const { id: _, ...name } = n;
+    return [{ ...r, ...name }];
   });
 }
