@@ -92,8 +92,9 @@ export function searchQueries(
           >`(select x.pct from people_holdings x where x.user_id = s.user_id and x.instrument_id = ${held})`
         : sql<number | null>`h.pct`;
 
-  // The total counts from the country index, which carries every filter column (0188): the range
-  // terms are made opaque so the planner does not pick a range of an index that lacks the others.
+  // The total counts from an index that holds every column it checks (the country index carries
+  // every filter column, 0188): the range terms are made opaque so the planner does not pick a
+  // range of an index that lacks the others and read the table.
   // Holders are looked up from the holdings' index; "not holding" is all rows less the holders (a
   // holding is unique per user and instrument).
   const count = (r: SearchQuery) =>
