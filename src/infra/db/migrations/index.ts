@@ -24,6 +24,7 @@ import * as tradePosts from "./024-trade-posts.js";
 import * as partialIndexes from "./025-partial-indexes.js";
 import * as peopleStatsTouched from "./026-people-stats-touched.js";
 import * as peopleStatsVersion from "./027-people-stats-version.js";
+import * as peopleSearchFirstAnswers from "./028-people-search-first-answers.js";
 import * as callerMarksByUser from "./029-caller-marks-by-user.js";
 
 export interface DialectMigration {
@@ -56,5 +57,6 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   "025-partial-indexes": partialIndexes,
   "026-people-stats-touched": peopleStatsTouched,
   "027-people-stats-version": peopleStatsVersion,
+  "028-people-search-first-answers": peopleSearchFirstAnswers,
   "029-caller-marks-by-user": callerMarksByUser,
 };

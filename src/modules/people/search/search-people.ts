@@ -4,8 +4,14 @@ import type { Ctx } from "../../context.js";
 import type { SearchItem, SearchQuery } from "../people.schemas.js";
 import { fullNameOf, WEEK_MS, weeksSince } from "../people.view.js";
 import { PEOPLE_READ } from "../privacy/privacy.js";
-import { hasHiddenRow, nextRegistrationAfter, searchQueries, statsToken } from "./people-search.repository.js";
+import {
+  hasHiddenRow,
+  nextRegistrationAfter,
+  searchQueries as queries,
+  statsToken,
+} from "./people-search.repository.js";
 import type { SearchAnswer } from "./search-cache.js";
+import { searchPage } from "./search-page.js";
 
 /**
  * Upstream's people search over the figures of each account's last snapshot pass (decisions 0140,
@@ -78,9 +84,8 @@ async function answer(
   blocked: readonly string[],
   now: Date,
 ): Promise<{ answer: SearchAnswer; registrations: string[] }> {
-  const queries = searchQueries(db, q, me, blocked, now);
-  const total = await queries.total.executeTakeFirst();
-  const rows = await queries.rows.execute();
+  const total = await queries(db, q, me, blocked, now).total.executeTakeFirst();
+  const rows = await searchPage(db, q, me, blocked, now, Number(total?.n ?? 0));
   const answer = {
     totalItems: Number(total?.n ?? 0),
     items: rows.map((r) => ({
