@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WINDOWED_LIKES_MAX } from "../../src/modules/social/reactions/reactions.repository.js";
 import { CommentItem, CommentsResponse, Post, SharesResponse } from "../../src/modules/social/shared/social.schemas.js";
 import { engines, type Harness, startHarness, type TestUser } from "../support/harness.js";
 import { expectSchema } from "../support/schema.js";
-import { WINDOWED_LIKES_MAX } from "../../src/modules/social/reactions/reactions.repository.js";
 import { client, RW } from "./helpers.js";
 
 describe.each(engines())("social interactions on %s", (engine) => {

@@ -39,7 +39,13 @@ const Q = {
       const arms = entityIds.map((id, i) =>
         db
           .selectFrom(
-            db.selectFrom("likes").selectAll().where("entityId", "=", id).orderBy("seq", "desc").limit(limit).as(`l${i}`),
+            db
+              .selectFrom("likes")
+              .selectAll()
+              .where("entityId", "=", id)
+              .orderBy("seq", "desc")
+              .limit(limit)
+              .as(`l${i}`),
           )
           .selectAll(),
       );
@@ -88,7 +94,8 @@ export const reactionsRepository = (db: Executor) => ({
     perEntity: number,
   ): Promise<{ likes: LikeRow[]; totals: Map<string, number> }> {
     const totals = new Map<string, number>();
-    if (entityIds.length > 0) for (const r of await Q.likeCounts(db, null, [entityIds])) totals.set(r.entityId, count(r.n));
+    if (entityIds.length > 0)
+      for (const r of await Q.likeCounts(db, null, [entityIds])) totals.set(r.entityId, count(r.n));
     if (perEntity <= 0 || totals.size === 0) return { likes: [], totals };
     const few: string[] = [];
     const many: string[] = [];
