@@ -192,12 +192,14 @@ describe.each(engines())("the /metrics endpoint on %s", (engine) => {
     expect(second.body).toBe(first.body);
     const after = await scrape(h.app);
     const delta = (name: string) => sampleValue(after, name) - sampleValue(before, name);
-    expect(delta("sta_read_cache_misses_total")).toBe(1);
-    expect(delta("sta_read_cache_hits_total")).toBe(1);
-    // The entry is the post's shared document (decision 0169): its bytes (the answer with every
-    // caller flag false) and the positions of those flags, so at least the answer's size.
+    // Two parts are kept by the first read and found by the second: the post's shared document
+    // (decision 0169) and the caller's marks (0191).
+    expect(delta("sta_read_cache_misses_total")).toBe(2);
+    expect(delta("sta_read_cache_hits_total")).toBe(2);
+    // The document is its bytes (the answer with every caller flag false) and the positions of
+    // those flags, so at least the answer's size.
     expect(delta("sta_read_cache_bytes")).toBeGreaterThanOrEqual(Buffer.byteLength(first.body));
-    expect(delta("sta_read_cache_entries")).toBe(1);
+    expect(delta("sta_read_cache_entries")).toBe(2);
   });
 
   it("counts audit events per action and outcome", async () => {
