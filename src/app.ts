@@ -13,6 +13,7 @@ import { registerRateLimit, trustProxyOption } from "./http/rate-limit.js";
 import { requestIdFrom } from "./http/request-id.js";
 import { requestLogger } from "./http/request-logger.js";
 import { registerRouteTable } from "./http/route-table.js";
+import { lazySerializers } from "./http/serializers.js";
 import { registerTextRules } from "./http/text.js";
 import { AJV_OPTIONS } from "./http/validation-messages.js";
 import { registerWebSocketUpgrade } from "./http/websocket.js";
@@ -66,6 +67,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
     frameworkErrors,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     ajv: { customOptions: AJV_OPTIONS },
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers() } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   registerRouteTable(app);

@@ -8,6 +8,8 @@ export interface RouteEntry {
   readonly url: string;
   /** The route's guard, or undefined for a route without one (health, OAuth pages, docs). */
   readonly access: Access | undefined;
+  /** Its response schemas by status, compiled on first use (http/serializers.ts): tests compile them all. */
+  readonly responses: Readonly<Record<string, unknown>> | undefined;
 }
 
 declare module "fastify" {
@@ -32,8 +34,9 @@ export function registerRouteTable(app: FastifyInstance): void {
   routedMethods.set(app, methods);
   app.addHook("onRoute", (route: RouteOptions) => {
     const access = (route.config as { access?: Access } | undefined)?.access;
+    const responses = (route.schema as { response?: Record<string, unknown> } | undefined)?.response;
     for (const method of [route.method].flat()) {
-      table.push({ method, url: route.url, access });
+      table.push({ method, url: route.url, access, responses });
       // OPTIONS is the CORS preflight, answered on every path: never a method a path "has".
       if (method !== "OPTIONS") methods.add(method);
     }
