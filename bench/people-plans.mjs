@@ -9,7 +9,7 @@ const file = process.argv[2];
 if (!file) throw new Error("usage: node bench/people-plans.mjs <store.db>");
 const { loadConfig } = await import("../dist/config.js");
 const { closeDeps, createDeps } = await import("../dist/runtime.js");
-const { searchQueries } = await import("../dist/modules/people/search/people-search.repository.js");
+const { searchQueries, searchTotal } = await import("../dist/modules/people/search/people-search.repository.js");
 // The page as search makes it (one query, or the walk by value of decision 0188); absent before 0188.
 const searchPage = await import("../dist/modules/people/search/search-page.js").then(
   (m) => m.searchPage,
@@ -41,7 +41,7 @@ const timed = async (q) => {
 };
 const answers = [];
 for (const [name, q] of Object.entries(combos)) {
-  const { total } = searchQueries(db, q, 0, [], new Date());
+  const total = searchTotal(db, q, 0, [], new Date());
   const n = Number((await total.executeTakeFirst())?.n ?? 0);
   // The page as search makes it: knowing the total (counted first).
   const { rows, ascending } = searchQueries(db, q, 0, [], new Date(), n);

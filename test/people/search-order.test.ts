@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SearchQuery, SearchSort } from "../../src/modules/people/people.schemas.js";
-import { SORT_COLUMNS, searchQueries } from "../../src/modules/people/search/people-search.repository.js";
+import { SORT_COLUMNS, searchTotal } from "../../src/modules/people/search/people-search.repository.js";
 import { searchPage } from "../../src/modules/people/search/search-page.js";
 import { engines, type Harness, startHarness } from "../support/harness.js";
 
@@ -134,7 +134,7 @@ describe.each(engines())("people search's order and total against a reference on
         );
         if (holders.length > 0) await db.insertInto("peopleHoldings").values(holders).execute();
         const want = reference(rows, q);
-        const total = await searchQueries(db, q, 0, [], NOW).total.executeTakeFirst();
+        const total = await searchTotal(db, q, 0, [], NOW).executeTakeFirst();
         // The page as made for a total that says many (the sort's index walked, holdings probed),
         // few (the filters' indexes, then sorted) and unknown: the same rows.
         const page = await searchPage(db, q, 0, [], NOW);

@@ -56,7 +56,7 @@ const DESCENDING_INDEXES = new Set<string>([
 ]);
 
 /**
- * The people search's queries (decisions 0165, 0188): its total and its page, over `people_stats`
+ * The people search's page (decisions 0165, 0188; its total is `searchTotal`), over `people_stats`
  * alone (the user's filter and sort columns are copied there); only the page's rows are joined to
  * users and settings. `me` (a gcid) sees their own row even when private, checked from the indexes,
  * which carry gcid; `blocked` are left out. An ascending sort of a column indexed descending comes
@@ -92,23 +92,6 @@ export function searchQueries(
           >`(select x.pct from people_holdings x where x.user_id = s.user_id and x.instrument_id = ${held})`
         : sql<number | null>`h.pct`;
 
-  // The total counts from an index that holds every column it checks (the country index carries
-  // every filter column, 0188): the range terms are made opaque so the planner does not pick a
-  // range of an index that lacks the others and read the table.
-  // Holders are looked up from the holdings' index; "not holding" is all rows less the holders (a
-  // holding is unique per user and instrument).
-  const count = (r: SearchQuery) =>
-    matching(db, r, me, blocked, now, () => true, "in").select((eb) => eb.fn.countAll<number | string>().as("n"));
-  const total =
-    instrument !== undefined && instrument < 0
-      ? db.selectNoFrom((eb) => [
-          eb(
-            count({ ...q, instrumentId: undefined }),
-            "-",
-            count({ ...q, instrumentId: -instrument, instrumentPctMin: undefined, instrumentPctMax: undefined }),
-          ).as("n"),
-        ])
-      : count(q);
   // Longer since registration = earlier registration.
   const columnDescending = field === "weeksSinceRegistration" ? !descending : descending;
   const direction = columnDescending ? "desc" : "asc";
@@ -148,7 +131,29 @@ export function searchQueries(
               .execute(),
         }
       : undefined;
-  return { total, rows, ascending, offset };
+  return { rows, ascending, offset };
+}
+
+/**
+ * The search's total (decisions 0165, 0188), counted from an index that holds every column it checks
+ * (the country index carries every filter column): the range terms are made opaque so the planner
+ * does not pick a range of an index that lacks the others and read the table. Holders are looked up
+ * from the holdings' index; "not holding" is all rows less the holders (a holding is unique per
+ * user and instrument).
+ */
+export function searchTotal(db: Executor, q: SearchQuery, me: number, blocked: readonly string[], now: Date) {
+  const count = (r: SearchQuery) =>
+    matching(db, r, me, blocked, now, () => true, "in").select((eb) => eb.fn.countAll<number | string>().as("n"));
+  const instrument = q.instrumentId;
+  return instrument !== undefined && instrument < 0
+    ? db.selectNoFrom((eb) => [
+        eb(
+          count({ ...q, instrumentId: undefined }),
+          "-",
+          count({ ...q, instrumentId: -instrument, instrumentPctMin: undefined, instrumentPctMax: undefined }),
+        ).as("n"),
+      ])
+    : count(q);
 }
 
 /** Names and copy block of the page's users (for a page the walk found). */

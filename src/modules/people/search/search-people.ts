@@ -4,12 +4,7 @@ import type { Ctx } from "../../context.js";
 import type { SearchItem, SearchQuery } from "../people.schemas.js";
 import { fullNameOf, WEEK_MS, weeksSince } from "../people.view.js";
 import { PEOPLE_READ } from "../privacy/privacy.js";
-import {
-  hasHiddenRow,
-  nextRegistrationAfter,
-  searchQueries as queries,
-  statsToken,
-} from "./people-search.repository.js";
+import { hasHiddenRow, nextRegistrationAfter, searchTotal, statsToken } from "./people-search.repository.js";
 import type { SearchAnswer } from "./search-cache.js";
 import { searchPage } from "./search-page.js";
 
@@ -84,7 +79,7 @@ async function answer(
   blocked: readonly string[],
   now: Date,
 ): Promise<{ answer: SearchAnswer; registrations: string[] }> {
-  const total = await queries(db, q, me, blocked, now).total.executeTakeFirst();
+  const total = await searchTotal(db, q, me, blocked, now).executeTakeFirst();
   const rows = await searchPage(db, q, me, blocked, now, Number(total?.n ?? 0));
   const answer = {
     totalItems: Number(total?.n ?? 0),

@@ -62,6 +62,13 @@ const Q = {
  */
 export const WINDOWED_LIKES_MAX = 32;
 
+/** Each entity's like count; entities without likes are absent. */
+async function likeCountsOf(db: Executor, entityIds: readonly string[]): Promise<Map<string, number>> {
+  if (entityIds.length === 0) return new Map();
+  const rows = await Q.likeCounts(db, null, [entityIds]);
+  return new Map(rows.map((r) => [r.entityId, count(r.n)]));
+}
+
 export const reactionsRepository = (db: Executor) => ({
   async insertLike(row: Omit<LikeRow, "seq">): Promise<boolean> {
     const r = await db
@@ -76,11 +83,7 @@ export const reactionsRepository = (db: Executor) => ({
     await db.deleteFrom("likes").where("entityId", "=", entityId).where("userId", "=", userId).execute();
   },
 
-  async likeCounts(entityIds: readonly string[]): Promise<Map<string, number>> {
-    if (entityIds.length === 0) return new Map();
-    const rows = await Q.likeCounts(db, null, [entityIds]);
-    return new Map(rows.map((r) => [r.entityId, count(r.n)]));
-  },
+  likeCounts: (entityIds: readonly string[]): Promise<Map<string, number>> => likeCountsOf(db, entityIds),
 
   /**
    * The newest `perEntity` likes of each entity (newest first) and each entity's like count;
@@ -93,9 +96,7 @@ export const reactionsRepository = (db: Executor) => ({
     entityIds: readonly string[],
     perEntity: number,
   ): Promise<{ likes: LikeRow[]; totals: Map<string, number> }> {
-    const totals = new Map<string, number>();
-    if (entityIds.length > 0)
-      for (const r of await Q.likeCounts(db, null, [entityIds])) totals.set(r.entityId, count(r.n));
+    const totals = await likeCountsOf(db, entityIds);
     if (perEntity <= 0 || totals.size === 0) return { likes: [], totals };
     const few: string[] = [];
     const many: string[] = [];
