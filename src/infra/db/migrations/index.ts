@@ -26,6 +26,7 @@ import * as peopleStatsTouched from "./026-people-stats-touched.js";
 import * as peopleStatsVersion from "./027-people-stats-version.js";
 import * as peopleSearchFirstAnswers from "./028-people-search-first-answers.js";
 import * as callerMarksByUser from "./029-caller-marks-by-user.js";
+import * as commentCountsFromIndex from "./031-comment-counts-from-index.js";
 
 export interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -59,4 +60,5 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   "027-people-stats-version": peopleStatsVersion,
   "028-people-search-first-answers": peopleSearchFirstAnswers,
   "029-caller-marks-by-user": callerMarksByUser,
+  "031-comment-counts-from-index": commentCountsFromIndex,
 };

@@ -1,3 +1,4 @@
+import type { Executor } from "../../../infra/db/executor.js";
 import { prepared } from "../../../infra/db/prepared.js";
 import type { Ids } from "../shared/social.rows.js";
 import { flag, notBlockedWith } from "../shared/visibility.repository.js";
@@ -35,6 +36,7 @@ export const commentQueries = {
     () => "",
   ),
 
+  /** Several parents: one window over their comments (each parent's first `perParent` by seq). */
   commentsPreview: prepared(
     (
       db,
@@ -42,22 +44,45 @@ export const commentQueries = {
       [parentIds, me, perParent]: readonly [Ids, string, number],
     ) => {
       const column = shape.by === "postId" ? "postId" : "parentId";
-      const inner = db
-        .selectFrom("comments")
-        .selectAll()
+      const inner = visibleComments(db, shape, me)
         .select((eb) =>
           eb.fn
             .agg<number>("row_number")
             .over((o) => o.partitionBy(column).orderBy("seq", shape.order))
             .as("rn"),
         )
-        .where(column, "in", parentIds)
-        .where("isDeleted", "=", 0)
-        .where("isSpam", "=", 0)
-        .$if(shape.by === "postId", (q) => q.where("parentId", "is", null))
-        .$if(!shape.anon, (q) => q.where((eb) => notBlockedWith(eb, me, "comments.ownerId")));
+        .where(column, "in", parentIds);
       return db.selectFrom(inner.as("c")).selectAll().where("c.rn", "<=", perParent).orderBy("c.seq", shape.order);
     },
     (shape) => `${shape.by}.${shape.anon}.${shape.order}`,
   ),
+
+  /**
+   * One parent (a post's own read): its first `perParent` comments walked in its `(post_id, seq)`
+   * or `(parent_id, seq)` index, where the window read every comment of the post first (decision
+   * 0197): a hot post's thousands of comments, for the newest ten.
+   */
+  commentsPreviewOfOne: prepared(
+    (
+      db,
+      shape: { by: "postId" | "parentId"; anon: boolean; order: "asc" | "desc" },
+      [parentId, me, perParent]: readonly [string, string, number],
+    ) =>
+      visibleComments(db, shape, me)
+        .where(shape.by === "postId" ? "postId" : "parentId", "=", parentId)
+        .orderBy("seq", shape.order)
+        .limit(perParent),
+    (shape) => `${shape.by}.${shape.anon}.${shape.order}`,
+  ),
 };
+
+/** Comments shown to `me` (anyone, `anon`): not deleted, not spam, nobody blocked either way; a post's top level only. */
+function visibleComments(db: Executor, shape: { by: "postId" | "parentId"; anon: boolean }, me: string) {
+  return db
+    .selectFrom("comments")
+    .selectAll()
+    .where("isDeleted", "=", 0)
+    .where("isSpam", "=", 0)
+    .$if(shape.by === "postId", (q) => q.where("parentId", "is", null))
+    .$if(!shape.anon, (q) => q.where((eb) => notBlockedWith(eb, me, "comments.ownerId")));
+}

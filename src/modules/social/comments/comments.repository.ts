@@ -40,7 +40,8 @@ export const commentsRepository = (db: Executor) => ({
 
   /**
    * The newest (or, `order` "asc", the oldest) `perParent` visible comments of each post (or
-   * replies of each comment), in one query (a window function, on both engines).
+   * replies of each comment), in one query: for one parent its index walked as far as needed, for
+   * several a window function (both engines).
    */
   async commentsPreview(
     by: "postId" | "parentId",
@@ -50,11 +51,9 @@ export const commentsRepository = (db: Executor) => ({
     order: "asc" | "desc" = "desc",
   ): Promise<CommentRow[]> {
     if (parentIds.length === 0 || perParent <= 0) return [];
-    const rows = await Q.commentsPreview(db, { by, anon: requesterId === null, order }, [
-      parentIds,
-      requesterId ?? "",
-      perParent,
-    ]);
+    const shape = { by, anon: requesterId === null, order };
+    if (parentIds.length === 1) return Q.commentsPreviewOfOne(db, shape, [parentIds[0]!, requesterId ?? "", perParent]);
+    const rows = await Q.commentsPreview(db, shape, [parentIds, requesterId ?? "", perParent]);
     return rows.map(({ rn: _rn, ...row }) => row as CommentRow);
   },
 
