@@ -26,8 +26,9 @@ export interface StatementSource {
  *
  * - A transaction takes the writer for itself from `begin` to `commit`/`rollback`; every statement
  *   of it, reads included, runs there (it sees its own writes).
- * - A statement outside a transaction runs on the reader when it is a query (`select`, `with`) that
- *   SQLite says is read-only (`Statement.readonly`: not a `with … insert`); anything else (writes,
+ * - A statement outside a transaction that is a query (`select`, `with`) SQLite says is read-only
+ *   (`Statement.readonly`: not a `with … insert`) runs at once: on the writer while no transaction
+ *   holds it (decision 0197: its page cache is warm), else on the reader. Anything else (writes,
  *   pragmas, `begin` on a connection held by hand) waits for the writer's turn like a transaction
  *   of one statement.
  * - Without a reader (`:memory:`, where a second connection would be another database) every
@@ -131,7 +132,7 @@ class SplitConnection implements DatabaseConnection {
 const QUERY = /^\s*(select|with)\b/i;
 
 /**
- * A read made on the writer while no transaction holds it (decision 0195): it sees the last commit,
+ * A read made on the writer while no transaction holds it (decision 0197): it sees the last commit,
  * as the reader would, and the writer's page cache is warm. The reader's is not: SQLite drops a
  * connection's whole page cache when another connection has written since its last read, which
  * under a steady trickle of writes is nearly every read. Undefined when the statement is not a
