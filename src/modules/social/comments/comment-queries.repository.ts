@@ -36,7 +36,7 @@ export const commentQueries = {
     () => "",
   ),
 
-  /** Several parents: one window over their comments (each parent's first `perParent` by seq). */
+  /** Many parents: one window over their comments (each parent's first `perParent` by seq). */
   commentsPreview: prepared(
     (
       db,
@@ -58,20 +58,31 @@ export const commentQueries = {
   ),
 
   /**
-   * One parent (a post's own read): its first `perParent` comments walked in its `(post_id, seq)`
-   * or `(parent_id, seq)` index, where the window read every comment of the post first (decision
-   * 0197): a hot post's thousands of comments, for the newest ten.
+   * A few parents (a post's own read, a feed page's posts, their comments' replies): one `limit`
+   * arm per parent, each walking its parent's index to the first `perParent` rows (decision 0197),
+   * where the window read every comment of every parent first: a hot post's thousands, for ten.
+   * Rows come per parent, not in `seq` order overall.
    */
-  commentsPreviewOfOne: prepared(
+  commentsPreviewOfEach: prepared(
     (
       db,
       shape: { by: "postId" | "parentId"; anon: boolean; order: "asc" | "desc" },
-      [parentId, me, perParent]: readonly [string, string, number],
-    ) =>
-      visibleComments(db, shape, me)
-        .where(shape.by === "postId" ? "postId" : "parentId", "=", parentId)
-        .orderBy("seq", shape.order)
-        .limit(perParent),
+      [parentIds, me, perParent]: readonly [Ids, string, number],
+    ) => {
+      const column = shape.by === "postId" ? "postId" : "parentId";
+      const arms = parentIds.map((id, i) =>
+        db
+          .selectFrom(
+            visibleComments(db, shape, me)
+              .where(column, "=", id)
+              .orderBy("seq", shape.order)
+              .limit(perParent)
+              .as(`c${i}`),
+          )
+          .selectAll(),
+      );
+      return arms.slice(1).reduce((all, arm) => all.unionAll(arm), arms[0]!);
+    },
     (shape) => `${shape.by}.${shape.anon}.${shape.order}`,
   ),
 };

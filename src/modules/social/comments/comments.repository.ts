@@ -3,6 +3,12 @@ import { type CommentRow, count, type NewComment } from "../shared/social.rows.j
 import { notBlockedWith } from "../shared/visibility.repository.js";
 import { commentQueries as Q } from "./comment-queries.repository.js";
 
+/**
+ * Up to this many parents, a comment preview is one `limit` arm per parent (decision 0197); past it,
+ * one window over all their comments (a statement of hundreds of arms costs more to prepare).
+ */
+export const ARMED_PARENTS_MAX = 32;
+
 export const commentsRepository = (db: Executor) => ({
   async insertComment(row: NewComment): Promise<CommentRow> {
     return db.insertInto("comments").values(row).returningAll().executeTakeFirstOrThrow();
@@ -40,8 +46,8 @@ export const commentsRepository = (db: Executor) => ({
 
   /**
    * The newest (or, `order` "asc", the oldest) `perParent` visible comments of each post (or
-   * replies of each comment), in one query: for one parent its index walked as far as needed, for
-   * several a window function (both engines).
+   * replies of each comment), in `seq` order, in one query: up to ARMED_PARENTS_MAX parents, each
+   * parent's index walked as far as needed; more, a window function (both engines).
    */
   async commentsPreview(
     by: "postId" | "parentId",
@@ -52,7 +58,10 @@ export const commentsRepository = (db: Executor) => ({
   ): Promise<CommentRow[]> {
     if (parentIds.length === 0 || perParent <= 0) return [];
     const shape = { by, anon: requesterId === null, order };
-    if (parentIds.length === 1) return Q.commentsPreviewOfOne(db, shape, [parentIds[0]!, requesterId ?? "", perParent]);
+    if (parentIds.length <= ARMED_PARENTS_MAX) {
+      const rows = await Q.commentsPreviewOfEach(db, shape, [parentIds, requesterId ?? "", perParent]);
+      return rows.sort(order === "asc" ? (a, b) => a.seq - b.seq : (a, b) => b.seq - a.seq);
+    }
     const rows = await Q.commentsPreview(db, shape, [parentIds, requesterId ?? "", perParent]);
     return rows.map(({ rn: _rn, ...row }) => row as CommentRow);
   },
