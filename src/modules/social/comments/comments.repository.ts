@@ -4,10 +4,10 @@ import { notBlockedWith } from "../shared/visibility.repository.js";
 import { commentQueries as Q } from "./comment-queries.repository.js";
 
 /**
- * Up to this many parents, a comment preview is one `limit` arm per parent (decision 0197); past it,
- * one window over all their comments (a statement of hundreds of arms costs more to prepare).
+ * A parent with more visible comments than this is previewed by a `limit` arm of its own; quieter
+ * ones share one window, which reads all their comments (decision 0197, as 0193 did for likes).
  */
-export const ARMED_PARENTS_MAX = 32;
+export const WINDOWED_COMMENTS_MAX = 32;
 
 export const commentsRepository = (db: Executor) => ({
   async insertComment(row: NewComment): Promise<CommentRow> {
@@ -46,8 +46,11 @@ export const commentsRepository = (db: Executor) => ({
 
   /**
    * The newest (or, `order` "asc", the oldest) `perParent` visible comments of each post (or
-   * replies of each comment), in `seq` order, in one query: up to ARMED_PARENTS_MAX parents, each
-   * parent's index walked as far as needed; more, a window function (both engines).
+   * replies of each comment), in `seq` order (decision 0197). A window over all their comments
+   * reads every one of them; a `limit` arm walks one parent's index to its first rows but costs
+   * more per parent. So: one parent, an arm; with `sizes` (each parent's visible comments, as the
+   * post's figures count them), none for a parent without any, one window over the quiet ones and
+   * an arm for each busy one; else one window.
    */
   async commentsPreview(
     by: "postId" | "parentId",
@@ -55,15 +58,28 @@ export const commentsRepository = (db: Executor) => ({
     perParent: number,
     requesterId: string | null,
     order: "asc" | "desc" = "desc",
+    sizes?: ReadonlyMap<string, number>,
   ): Promise<CommentRow[]> {
     if (parentIds.length === 0 || perParent <= 0) return [];
     const shape = { by, anon: requesterId === null, order };
-    if (parentIds.length <= ARMED_PARENTS_MAX) {
-      const rows = await Q.commentsPreviewOfEach(db, shape, [parentIds, requesterId ?? "", perParent]);
-      return rows.sort(order === "asc" ? (a, b) => a.seq - b.seq : (a, b) => b.seq - a.seq);
-    }
-    const rows = await Q.commentsPreview(db, shape, [parentIds, requesterId ?? "", perParent]);
-    return rows.map(({ rn: _rn, ...row }) => row as CommentRow);
+    const me = requesterId ?? "";
+    const size = (id: string) => sizes?.get(id) ?? 0;
+    const busy = sizes
+      ? parentIds.filter((id) => size(id) > WINDOWED_COMMENTS_MAX)
+      : parentIds.length === 1
+        ? parentIds
+        : [];
+    const quiet = sizes
+      ? parentIds.filter((id) => size(id) > 0 && size(id) <= WINDOWED_COMMENTS_MAX)
+      : parentIds.length === 1
+        ? []
+        : parentIds;
+    const [armed, windowed] = await Promise.all([
+      busy.length > 0 ? Q.commentsPreviewOfEach(db, shape, [busy, me, perParent]) : [],
+      quiet.length > 0 ? Q.commentsPreview(db, shape, [quiet, me, perParent]) : [],
+    ]);
+    const rows = [...armed, ...windowed.map(({ rn: _rn, ...row }) => row as CommentRow)];
+    return rows.sort(order === "asc" ? (a, b) => a.seq - b.seq : (a, b) => b.seq - a.seq);
   },
 
   /** A page of comments of a post (parentId null) or of replies of a comment. */

@@ -259,11 +259,10 @@ export async function assembleDiscussions<F extends AttachmentForm>(
   const repo = socialRepository(deps.db.kysely);
   const ids = rows.map((r) => r.id);
   const me = o.requesterId;
-  const [stats, comments, shared] = await Promise.all([
-    repo.postStats(ids, me),
-    repo.commentsPreview("postId", ids, o.commentsTake, me),
-    sharedRowsOf(repo, rows),
-  ]);
+  const [stats, shared] = await Promise.all([repo.postStats(ids, me), sharedRowsOf(repo, rows)]);
+  // Each post's comment count says how its preview is read: not at all, in a window, or by its index.
+  const sizes = new Map([...stats].map(([id, s]) => [id, s.commentsTop]));
+  const comments = await repo.commentsPreview("postId", ids, o.commentsTake, me, "desc", sizes);
   const replies = o.withReplies === false ? [] : await repliesPreviewOf(repo, comments, me);
   const all = [...comments, ...replies];
   const rel = await loadRelations(
