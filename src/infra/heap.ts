@@ -19,7 +19,7 @@ import v8 from "node:v8";
  */
 export const HEAP = {
   /** Each of the two semi-spaces of the young generation, at most (V8's default: 16 MB). */
-  semiSpaceMb: 4,
+  semiSpaceMb: 8,
   /** How far the old generation grows past its live size before a full collection (default: up to 300%). */
   growingPercent: 30,
 } as const;

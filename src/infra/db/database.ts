@@ -123,9 +123,6 @@ function openSqlite(path: string, synchronous: "normal" | "full", groupCommit: b
   });
 }
 
-/** The reader's page cache, in KiB (better-sqlite3 builds SQLite with 16,000: 16 MB per connection). */
-export const READER_CACHE_KIB = 4096;
-
 /**
  * A read-only connection on the same file for reads made outside a transaction (decision 0186), or
  * undefined for `:memory:` (a second connection would open another, empty database).
@@ -135,9 +132,6 @@ function reader(path: string): StatementSource | undefined {
   const native = new SqliteDatabase(path, { readonly: true, fileMustExist: true });
   native.pragma("busy_timeout = 5000");
   native.pragma("temp_store = MEMORY");
-  // A smaller page cache than better-sqlite3's 16 MB (decision 0196): the reader's misses are
-  // served by the operating system's file cache, and each connection's cache is resident memory.
-  native.pragma(`cache_size = -${READER_CACHE_KIB}`);
   return withStatementCache(native);
 }
 
