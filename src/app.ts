@@ -16,6 +16,7 @@ import { registerRouteTable } from "./http/route-table.js";
 import { lazySerializers } from "./http/serializers.js";
 import { registerTextRules } from "./http/text.js";
 import { AJV_OPTIONS } from "./http/validation-messages.js";
+import { lazyValidators } from "./http/validators.js";
 import { registerWebSocketUpgrade } from "./http/websocket.js";
 import { storeFailureOf } from "./infra/db/failures.js";
 import { registerClubRoutes } from "./modules/clubs/clubs.routes.js";
@@ -67,7 +68,9 @@ export async function buildApp(config: Config, deps: Deps): Promise<App> {
     frameworkErrors,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     ajv: { customOptions: AJV_OPTIONS },
-    schemaController: { compilersFactory: { buildSerializer: lazySerializers() } },
+    schemaController: {
+      compilersFactory: { buildSerializer: lazySerializers(), buildValidator: lazyValidators() },
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   registerRouteTable(app);

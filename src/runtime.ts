@@ -7,16 +7,13 @@ import { type Clock, systemClock } from "./core/clock.js";
 import type { EventBus } from "./core/events.js";
 import { SECRETS_KEY_BYTES, type SecretBox } from "./core/secrets.js";
 import { MemoryEventBus } from "./infra/bus/memory.js";
-import { eventsChannel, RedisEventBus } from "./infra/bus/redis.js";
 import { openDatabase } from "./infra/db/database.js";
 import { migrateToLatest } from "./infra/db/migrate.js";
 import { LocalLease } from "./infra/lease/lease.js";
-import { RedisLease } from "./infra/lease/redis.js";
 import { DiskMediaStore } from "./infra/media/media-store.js";
 import { S3MediaStore } from "./infra/media/s3-media-store.js";
 import { Metrics } from "./infra/metrics.js";
 import { MemoryPresence } from "./infra/presence/presence.js";
-import { RedisPresence } from "./infra/presence/redis.js";
 import { createRateLimitStore } from "./infra/ratelimit/index.js";
 import { GENERATED_KEY_FILE, loadOrCreateKeyFile } from "./infra/secrets/key-file.js";
 import { createSecretBox } from "./infra/secrets/secret-box.js";
@@ -74,8 +71,9 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
     const bus = await connectBus(config, log, metrics.redisErrorCounter("bus"));
     opened.push(bus);
     // With several instances one engine ticks: the holder of a lease a few ticks long.
+    // Redis's modules (ioredis) are loaded only when REDIS_URL is set: a few MB of heap otherwise held (0196).
     const leadership = config.redisUrl
-      ? await RedisLease.open(
+      ? await (await import("./infra/lease/redis.js")).RedisLease.open(
           config.redisUrl,
           config.market.leaseKey ?? marketLeaseKey(config.redisNamespace),
           marketLeaseMs(config.market.tickMs),
@@ -95,7 +93,12 @@ export async function createDeps(config: Config, options: RuntimeOptions = {}): 
     opened.push(rateLimits);
     // The per-user cap on real-time sockets counts every instance's (Redis) or this one's.
     const presence = config.redisUrl
-      ? await RedisPresence.open(config.redisUrl, `${config.redisNamespace}:rt:user:`, PRESENCE_TTL_MS, log)
+      ? await (await import("./infra/presence/redis.js")).RedisPresence.open(
+          config.redisUrl,
+          `${config.redisNamespace}:rt:user:`,
+          PRESENCE_TTL_MS,
+          log,
+        )
       : new MemoryPresence();
     opened.push(presence);
     const tickLag = metrics.marketTickLag;
@@ -215,6 +218,7 @@ async function connectBus(config: Config, log: Logger, countError: () => void): 
     return new MemoryEventBus((error, event) => log.error({ err: error, event: event.type }, "event handler failed"));
   }
   try {
+    const { eventsChannel, RedisEventBus } = await import("./infra/bus/redis.js");
     return await RedisEventBus.connect(config.redisUrl, log, eventsChannel(config.redisNamespace), countError);
   } catch (error) {
     throw new Error(

@@ -3,6 +3,7 @@ import { type App, buildApp } from "../app.js";
 import type { Config } from "../config.js";
 import { systemActor } from "../core/actor.js";
 import { API_VERSION } from "../http/openapi.js";
+import { letYoungGenerationGrow } from "../infra/heap.js";
 import { type Deps, withActor } from "../modules/context.js";
 import { startRetention } from "../modules/maintenance/retention.js";
 import { startMarket } from "../modules/market/quotes.js";
@@ -69,6 +70,7 @@ export async function serve(config: Config, out: Output): Promise<void> {
   };
   try {
     await app.listen({ port: config.port, host: config.host });
+    letYoungGenerationGrow();
   } catch (error) {
     await stop();
     throw listenError(config, error);

@@ -10,7 +10,12 @@ export interface RouteEntry {
   readonly access: Access | undefined;
   /** Its response schemas by status, compiled on first use (http/serializers.ts): tests compile them all. */
   readonly responses: Readonly<Record<string, unknown>> | undefined;
+  /** Its request schemas by part (body, querystring, params, headers), compiled on first use (http/validators.ts). */
+  readonly requests: Readonly<Partial<Record<RequestPart, unknown>>>;
 }
+
+export const REQUEST_PARTS = ["body", "querystring", "params", "headers"] as const;
+export type RequestPart = (typeof REQUEST_PARTS)[number];
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -34,9 +39,14 @@ export function registerRouteTable(app: FastifyInstance): void {
   routedMethods.set(app, methods);
   app.addHook("onRoute", (route: RouteOptions) => {
     const access = (route.config as { access?: Access } | undefined)?.access;
-    const responses = (route.schema as { response?: Record<string, unknown> } | undefined)?.response;
+    const schema = route.schema as
+      | (Partial<Record<RequestPart, unknown>> & { response?: Record<string, unknown> })
+      | undefined;
+    const responses = schema?.response;
+    const requests: Partial<Record<RequestPart, unknown>> = {};
+    for (const part of REQUEST_PARTS) if (schema?.[part] !== undefined) requests[part] = schema[part];
     for (const method of [route.method].flat()) {
-      table.push({ method, url: route.url, access, responses });
+      table.push({ method, url: route.url, access, responses, requests });
       // OPTIONS is the CORS preflight, answered on every path: never a method a path "has".
       if (method !== "OPTIONS") methods.add(method);
     }

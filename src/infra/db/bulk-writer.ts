@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
+import { reapplyHeapFlags } from "../heap.js";
 
 /** One statement for the bulk writer: run once (`rows` absent), or once per row of parameters. */
 export interface BulkStep {
@@ -68,6 +69,8 @@ export function openBulkWriter(file: string, synchronous: "normal" | "full"): Bu
     eval: true,
     workerData: { driver, file, synchronous: synchronous === "full" ? "FULL" : "NORMAL", cacheKiB: WRITER_CACHE_KIB },
   });
+  // Node resets V8's flags when it makes a worker: the server's heap sizing is set again (0196).
+  reapplyHeapFlags();
   worker.unref();
   let next = 0;
   let failed: Error | undefined;

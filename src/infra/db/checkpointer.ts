@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
+import { reapplyHeapFlags } from "../heap.js";
 
 /** How often the background connection copies the write-ahead log back into the database file. */
 export const CHECKPOINT_EVERY_MS = 250;
@@ -55,6 +56,8 @@ export function startCheckpointer(path: string, synchronous: "normal" | "full"):
       everyMs: CHECKPOINT_EVERY_MS,
     },
   });
+  // Node resets V8's flags when it makes a worker: the server's heap sizing is set again (0196).
+  reapplyHeapFlags();
   // A worker that fails (the file went away) leaves the writer's own threshold to checkpoint.
   worker.on("error", () => {});
   worker.unref();

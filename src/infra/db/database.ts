@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import SqliteDatabase from "better-sqlite3";
 import { CamelCasePlugin, Kysely, PostgresDialect, sql } from "kysely";
-import pg from "pg";
+import type Pg from "pg";
 import { type DatabaseTarget, DEFAULT_QUERY_TIMEOUT_MS, inDefaultDataFolder, redactUrl } from "../../config.js";
 import type { PoolStats } from "../metrics.js";
 import { type BulkWriter, openBulkWriter } from "./bulk-writer.js";
@@ -167,27 +167,33 @@ function withStatementCache(native: SqliteDatabase.Database, limit = 1000): Stat
  * transaction's rollback, the next request's queries) would queue behind an answer that may never
  * come. Dropped, the client fails fast and the pool replaces it.
  */
-class DroppingClient extends pg.Client {
-  // biome-ignore lint/suspicious/noExplicitAny: pg's overloaded query signature
-  override query(...args: any[]): any {
-    // biome-ignore lint/suspicious/noExplicitAny: as above
-    const result = (super.query as (...a: any[]) => any)(...args);
-    if (result && typeof result.then === "function") {
-      return result.catch((error: unknown) => {
-        if (error instanceof Error && error.message === "Query read timeout") {
-          (this as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
-        }
-        throw error;
-      });
+function droppingClient(pg: typeof Pg) {
+  return class DroppingClient extends pg.Client {
+    // biome-ignore lint/suspicious/noExplicitAny: pg's overloaded query signature
+    override query(...args: any[]): any {
+      // biome-ignore lint/suspicious/noExplicitAny: as above
+      const result = (super.query as (...a: any[]) => any)(...args);
+      if (result && typeof result.then === "function") {
+        return result.catch((error: unknown) => {
+          if (error instanceof Error && error.message === "Query read timeout") {
+            (this as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+          }
+          throw error;
+        });
+      }
+      return result;
     }
-    return result;
-  }
+  };
 }
 
+/** pg, loaded on the first PostgreSQL store: a SQLite server never holds it (a few MB of heap, 0196). */
+const loadPg = async (): Promise<typeof Pg> => (await import("pg")).default;
+
 async function openPostgres(url: string, env: PgEnv, queryTimeoutMs: number): Promise<Db> {
-  await probePostgres(url, env);
+  const pg = await loadPg();
+  await probePostgres(pg, url, env);
   const pool = new pg.Pool({
-    Client: DroppingClient,
+    Client: droppingClient(pg),
     connectionString: url,
     // A hung server or link holds no statement past this (a 503), and its connection is dropped.
     query_timeout: queryTimeoutMs,
@@ -304,7 +310,7 @@ export function explainPostgresError(url: string, error: unknown, env: PgEnv = {
 }
 
 /** One connection before the pool: a wrong address or login fails here with a clear line. */
-async function probePostgres(url: string, env: PgEnv): Promise<void> {
+async function probePostgres(pg: typeof Pg, url: string, env: PgEnv): Promise<void> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   // A server that drops the connection after the answer must not crash the process.
   client.on("error", () => {});

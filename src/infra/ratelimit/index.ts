@@ -1,6 +1,5 @@
 import type { Logger } from "pino";
 import { MemoryRateLimitStore } from "./memory.js";
-import { RedisRateLimitStore } from "./redis.js";
 import type { RateLimitStore } from "./store.js";
 
 export type { Consumption, LimitRequest, LimitState, RateLimitStore } from "./store.js";
@@ -16,6 +15,8 @@ export async function createRateLimitStore(options: {
   countError?: () => void;
 }): Promise<RateLimitStore> {
   if (!options.redisUrl) return new MemoryRateLimitStore(options.now);
+  // Loaded only when used: ioredis is a few MB of heap (docs/decisions/0196).
+  const { RedisRateLimitStore } = await import("./redis.js");
   return RedisRateLimitStore.connect({
     url: options.redisUrl,
     keyPrefix: options.keyPrefix,
