@@ -5,6 +5,11 @@ import { Worker } from "node:worker_threads";
 export interface BulkStep {
   sql: string;
   rows?: readonly (readonly unknown[])[];
+  /**
+   * Bind only the first `take` values of each row: two steps of one message can then share one rows
+   * array (it is copied to the worker once).
+   */
+  take?: number;
 }
 
 /**
@@ -43,7 +48,11 @@ const prepared = (sql) => {
 };
 const runSteps = (steps) => {
   for (const step of steps) {
-    if (step.rows) { const s = prepared(step.sql); for (const row of step.rows) s.run(row); }
+    if (step.rows) {
+      const s = prepared(step.sql);
+      if (step.take) for (const row of step.rows) s.run(row.slice(0, step.take));
+      else for (const row of step.rows) s.run(row);
+    }
     else db.exec(step.sql);
   }
 };
