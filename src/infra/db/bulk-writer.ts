@@ -6,10 +6,10 @@ export interface BulkStep {
   sql: string;
   rows?: readonly (readonly unknown[])[];
   /**
-   * Bind only the first `take` values of each row: two steps of one message can then share one rows
-   * array (it is copied to the worker once).
+   * The positions, in each row, of the values to bind (better-sqlite3 binds an array to `?` only, in
+   * order): steps of one message can then share one rows array, copied to the worker once.
    */
-  take?: number;
+  pick?: readonly number[];
 }
 
 /**
@@ -50,7 +50,7 @@ const runSteps = (steps) => {
   for (const step of steps) {
     if (step.rows) {
       const s = prepared(step.sql);
-      if (step.take) for (const row of step.rows) s.run(row.slice(0, step.take));
+      if (step.pick) for (const row of step.rows) s.run(step.pick.map((i) => row[i]));
       else for (const row of step.rows) s.run(row);
     }
     else db.exec(step.sql);
