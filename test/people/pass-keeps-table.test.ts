@@ -47,7 +47,7 @@ describe("the SQLite pass that updates the previous pass's table", () => {
   beforeAll(async () => {
     h = await startHarness("sqlite", { env: { MARKET_TICK_MS: "0" } });
     // Enough accounts that the changes below stay within the tenth by which the two tables may differ.
-    for (let i = 0; i < 12; i++) await trader(1_000 + i * 100);
+    for (let i = 0; i < 24; i++) await trader(1_000 + i * 10);
   });
   afterAll(async () => h.close());
 
@@ -85,6 +85,12 @@ describe("the SQLite pass that updates the previous pass's table", () => {
     await sql`update people_stats_prev set period = 'NoSuchPeriod' where user_id = ${traders[2]!.user.id}
       and period = 'CurrMonth'`.execute(db);
     await sql`update people_stats_prev set username_lower = 'stale', registered_at = '' where user_id = ${traders[1]!.user.id}`.execute(
+      db,
+    );
+    // An account the last pass did not write (its rows are gone from the live table) that is back:
+    // its kept rows, stale, are not used.
+    await sql`delete from people_stats where user_id = ${traders[3]!.user.id}`.execute(db);
+    await sql`update people_stats_prev set username_lower = 'stale', copiers = 3 where user_id = ${traders[3]!.user.id}`.execute(
       db,
     );
     await h.deps.market.tick();

@@ -5,11 +5,6 @@ import { Worker } from "node:worker_threads";
 export interface BulkStep {
   sql: string;
   rows?: readonly (readonly unknown[])[];
-  /**
-   * The positions, in each row, of the values to bind (better-sqlite3 binds an array to `?` only, in
-   * order): steps of one message can then share one rows array, copied to the worker once.
-   */
-  pick?: readonly number[];
 }
 
 /**
@@ -48,11 +43,7 @@ const prepared = (sql) => {
 };
 const runSteps = (steps) => {
   for (const step of steps) {
-    if (step.rows) {
-      const s = prepared(step.sql);
-      if (step.pick) for (const row of step.rows) s.run(step.pick.map((i) => row[i]));
-      else for (const row of step.rows) s.run(row);
-    }
+    if (step.rows) { const s = prepared(step.sql); for (const row of step.rows) s.run(row); }
     else db.exec(step.sql);
   }
 };

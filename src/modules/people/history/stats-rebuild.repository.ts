@@ -12,9 +12,9 @@ import { newStatsToken, snapshotsUpsert } from "../people.repository.js";
  *
  * The table a swap replaces is kept as `people_stats_prev` (decision 0195). The next pass updates it
  * in place rather than building a table from nothing: it drops only the indexes that name a figure
- * (their keys change every day), writes each row's figures, rewrites a row's other columns only
- * where they differ, deletes the rows of accounts it did not write, and makes the dropped indexes
- * again. The indexes on columns a pass never changes (name, registration, copiers, user) keep their
+ * (their keys change every day), makes its rows those of the live table (rows the live table lacks
+ * deleted, search columns that differ copied), writes each row's figures (a new row all its
+ * columns), deletes the rows of accounts it did not write, and makes the dropped indexes again. The indexes on columns a pass never changes (name, registration, copiers, user) keep their
  * entries. Where the kept table's definitions differ from the live one's (a migration changed
  * `people_stats`), it is dropped and the pass builds the table from nothing as before.
  */
@@ -146,6 +146,19 @@ export async function rebuildPlan(db: Executor): Promise<RebuildPlan> {
       { sql: `drop table if exists ${STAGING}` },
       { sql: `alter table ${PREVIOUS} rename to ${STAGING}` },
       ...figureIndexes.map((r) => ({ sql: `drop index "${r.name}"` })),
+      // The kept rows become the live ones as they stand (search's invariant: the live rows are
+      // exact): rows the live table lacks go, and the search columns a privacy or copiers change
+      // rewrote since the last swap are copied. A row is rewritten only where one differs, so the
+      // indexes on those columns are left alone. Later changes are the swap's touched users.
+      {
+        sql: `delete from ${STAGING} where not exists
+          (select 1 from ${LIVE} l where l.period = ${STAGING}.period and l.user_id = ${STAGING}.user_id)`,
+      },
+      {
+        sql: `update ${STAGING} as s set ${KEPT_COLUMNS.map((c) => `${c} = l.${c}`).join(", ")}
+          from ${LIVE} as l where l.period = s.period and l.user_id = s.user_id
+            and (${KEPT_COLUMNS.map((c) => `s.${c}`).join(", ")}) is not (${KEPT_COLUMNS.map((c) => `l.${c}`).join(", ")})`,
+      },
       { sql: "create temp table if not exists people_pass_users (user_id text primary key)" },
       { sql: "delete from temp.people_pass_users" },
     ],
@@ -153,7 +166,6 @@ export async function rebuildPlan(db: Executor): Promise<RebuildPlan> {
       const params = stats.map(stagingRow);
       const users = [...new Set(stats.map((r) => r.userId))].map((id) => [id]);
       return [
-        { sql: STAGING_SEARCH_COLUMNS, rows: params, pick: SEARCH_PICK },
         { sql: STAGING_FIGURES, rows: params },
         { sql: "insert or ignore into temp.people_pass_users (user_id) values (?)", rows: users },
       ];
@@ -193,7 +205,6 @@ const STAGING_COLUMNS = [
   "profitable_months_pct",
   "updated_at",
 ] as const;
-const SEARCH_COLUMNS = STAGING_COLUMNS.slice(2, 9);
 
 const stagingRow = (r: Insertable<PeopleStatsTable>): unknown[] => [
   r.period,
@@ -220,19 +231,12 @@ const stagingRow = (r: Insertable<PeopleStatsTable>): unknown[] => [
 const STAGING_INSERT = `insert into ${STAGING} (${STAGING_COLUMNS.join(", ")}, copiers)
   values (${STAGING_COLUMNS.map(() => "?").join(", ")}, coalesce((select copiers from people_copiers where user_id = ?), 0))`;
 
-/** A kept row's figures (its search columns are left to the statement below; a new row gets them all). */
+/** A kept row's figures (its other columns are the live row's); a new row gets every column. */
 const STAGING_FIGURES = `${STAGING_INSERT}
   on conflict (period, user_id) do update set ${FIGURES.map((c) => `${c} = excluded.${c}`).join(", ")}`;
 
-/**
- * A kept row's search columns, rewritten only where one differs: an unchanged row is not written, so
- * the indexes on those columns are left alone. Its parameters are picked from the staging row.
- */
-const COPIERS_OF = "coalesce((select c.copiers from people_copiers c where c.user_id = ?), 0)";
-const STAGING_SEARCH_COLUMNS = `update ${STAGING} set ${SEARCH_COLUMNS.map((c) => `${c} = ?`).join(", ")}, copiers = ${COPIERS_OF}
-  where period = ? and user_id = ?
-    and (${SEARCH_COLUMNS.join(", ")}, copiers) is not (${SEARCH_COLUMNS.map(() => "?").join(", ")}, ${COPIERS_OF})`;
-const SEARCH_PICK = [2, 3, 4, 5, 6, 7, 8, 1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 1];
+/** The columns a pass writes only into a new row (a kept row has the live row's). */
+const KEPT_COLUMNS = [...STAGING_COLUMNS.slice(2, 9), "copiers"];
 
 /** A compiled Kysely query as a bulk step. */
 const step = (q: CompiledQuery): BulkStep => ({ sql: q.sql, rows: [q.parameters] });
