@@ -14,8 +14,8 @@ import { newStatsToken, snapshotsUpsert } from "../people.repository.js";
  * in place rather than building a table from nothing: it drops only the indexes that name a figure
  * (their keys change every day), makes its rows those of the live table (rows the live table lacks
  * deleted, search columns that differ copied), writes each row's figures (a new row all its
- * columns), deletes the rows of accounts it did not write, and makes the dropped indexes again. The indexes on columns a pass never changes (name, registration, copiers, user) keep their
- * entries. Where the kept table's definitions differ from the live one's (a migration changed
+ * columns), deletes the rows of accounts it did not write, and makes the dropped indexes again.
+ * The indexes on columns a pass never changes (name, registration, copiers, user) keep their entries. Where the kept table's definitions differ from the live one's (a migration changed
  * `people_stats`), it is dropped and the pass builds the table from nothing as before.
  */
 const LIVE = "people_stats";
