@@ -1,6 +1,7 @@
 // Where a snapshot pass spends its time: time per SQL statement (summed over the pass) and the rest
 // (JavaScript: reads' mapping, figures, Kysely). Usage:
-// npx tsc -b tsconfig.build.json && node bench/people-pass-profile.mjs [--accounts 10000] [--top 15]
+// npx tsc -b tsconfig.build.json && node bench/people-pass-profile.mjs [--accounts 10000] [--top 15] [--passes 2]
+// (on consecutive days; from the third, the SQLite pass updates the table the last swap replaced: 0195)
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +14,7 @@ const arg = (name, fallback) => {
 };
 const N = arg("accounts", 10_000);
 const TOP = arg("top", 15);
+const PASSES = arg("passes", 2);
 
 // Time every statement run, keyed by its SQL's first words.
 const probe = new Database(":memory:");
@@ -52,7 +54,8 @@ const deps = await createDeps(config);
 await ensureInstrumentCatalog(deps);
 await fillPeopleWorld(deps, N, { currentQuotes });
 const now = deps.clock.now();
-for (const [k, offset] of [-1, 0].entries()) {
+for (let k = 0; k < PASSES; k++) {
+  const offset = k + 1 - PASSES;
   const day = new Date(now.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
   if (k > 0) for (let i = 0; i < 50; i++) await deps.market.tick();
   bySql.clear();
@@ -69,7 +72,7 @@ for (const [k, offset] of [-1, 0].entries()) {
   );
   if (report.writer)
     console.log(
-      `  writer: main waited ${Math.round(report.writer.waited)} ms for it, indexes ${Math.round(report.writer.indexes)} ms, swap ${Math.round(report.writer.swap)} ms`,
+      `  writer${report.writer.reused ? " (kept table)" : ""}: main waited ${Math.round(report.writer.waited)} ms for it, prune ${Math.round(report.writer.prune ?? 0)} ms, indexes ${Math.round(report.writer.indexes)} ms, swap ${Math.round(report.writer.swap)} ms`,
     );
   for (const [key, e] of [...bySql].sort((a, b) => b[1].ms - a[1].ms).slice(0, TOP))
     console.log(`  ${String(Math.round(e.ms)).padStart(7)} ms ${String(e.n).padStart(6)}×  ${key}`);

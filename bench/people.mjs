@@ -51,6 +51,18 @@ const pct = (xs, p) => {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
 const ms = (x) => Math.round(x * 100) / 100;
+// The bulk writer's share of a pass (SQLite file, decision 0180), in seconds.
+const writerOf = (report) =>
+  report.writer &&
+  Object.fromEntries(Object.entries(report.writer).map(([k, v]) => [k, typeof v === "number" ? ms(v / 1000) : v]));
+const writerText = (report) => {
+  const w = writerOf(report);
+  return w
+    ? ` (${Object.entries(w)
+        .map(([k, v]) => (typeof v === "number" ? `${k} ${v} s` : `${k} ${v}`))
+        .join(", ")})`
+    : "";
+};
 
 const dir = mkdtempSync(join(tmpdir(), "sta-bench-people-"));
 const config = loadConfig(
@@ -73,8 +85,13 @@ for (const [k, day] of [yesterday, today].entries()) {
   if (k > 0) for (let i = 0; i < 50; i++) await deps.market.tick();
   t = performance.now();
   const report = await takeSnapshots({ ...deps, clock: dayClock(day) }, undefined, BATCH);
-  passes.push({ day, accounts: report.accounts, seconds: ms((performance.now() - t) / 1000) });
-  console.log(`snapshot of ${report.accounts} accounts for ${day}: ${passes.at(-1).seconds} s`);
+  passes.push({
+    day,
+    accounts: report.accounts,
+    seconds: ms((performance.now() - t) / 1000),
+    writer: writerOf(report),
+  });
+  console.log(`snapshot of ${report.accounts} accounts for ${day}: ${passes.at(-1).seconds} s${writerText(report)}`);
 }
 
 if (ANALYZE) {
@@ -177,12 +194,12 @@ while (!done) {
   during.push(await timeGet(READ));
   await new Promise((r) => setImmediate(r));
 }
-await pass;
+const thirdReport = await pass;
 const third = ms((performance.now() - t) / 1000);
 const idleP99 = ms(pct(idle, 99));
 const duringP99 = ms(pct(during, 99));
 console.log(
-  `\nsnapshot passes: ${passes.map((p) => `${p.seconds} s`).join(", ")}, with reads: ${third} s (target < 60 s)`,
+  `\nsnapshot passes: ${passes.map((p) => `${p.seconds} s`).join(", ")}, with reads: ${third} s${writerText(thirdReport)} (target < 60 s)`,
 );
 console.log(
   `read p99 idle ${idleP99} ms, during the pass ${duringP99} ms (${during.length} reads): ×${ms(duringP99 / idleP99)} (target < 2×) ${duringP99 < 2 * idleP99 ? "MET" : "MISSED"}`,
@@ -191,7 +208,7 @@ console.log(
 mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
 writeFileSync(
   new URL("./results/people.json", import.meta.url),
-  `${JSON.stringify({ accounts: N, batch: BATCH, passes, thirdPassWithReads: third, search: results, first, firstBaseline: { p50: ms(pct(firstBase, 50)), p99: firstBaseP99 }, baseline: { p50: ms(pct(baseline, 50)), p99: baseP99 }, read: { idleP99, duringP99, reads: during.length } }, null, 2)}\n`,
+  `${JSON.stringify({ accounts: N, batch: BATCH, passes, thirdPassWithReads: third, thirdWriter: writerOf(thirdReport), search: results, first, firstBaseline: { p50: ms(pct(firstBase, 50)), p99: firstBaseP99 }, baseline: { p50: ms(pct(baseline, 50)), p99: baseP99 }, read: { idleP99, duringP99, reads: during.length } }, null, 2)}\n`,
 );
 await app.close();
 await closeDeps(deps);

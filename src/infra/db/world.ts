@@ -48,9 +48,18 @@ const ORDER = [
 
 /**
  * Not the world: the migrations' own tables, the snapshots themselves, the reference catalog,
- * and the server's OAuth signing keys and settings (tokens already issued stay verifiable).
+ * the server's OAuth signing keys and settings (tokens already issued stay verifiable), and the
+ * SQLite snapshot pass's working tables (the one it builds, the one the last swap replaced: decisions
+ * 0180, 0195), which the next pass makes exact from the world's rows whatever they hold.
  */
-const NOT_WORLD = new Set(["sandbox_snapshots", "instruments", "oauth_signing_keys", "oauth_settings"]);
+const NOT_WORLD = new Set([
+  "sandbox_snapshots",
+  "instruments",
+  "oauth_signing_keys",
+  "oauth_settings",
+  "people_stats_next",
+  "people_stats_prev",
+]);
 
 export type WorldRows = Record<string, Record<string, unknown>[]>;
 

@@ -2,7 +2,7 @@ import type { Insertable } from "kysely";
 import type { BulkWriter } from "../../../infra/db/bulk-writer.js";
 import type { AccountSnapshotsTable, PeopleStatsTable } from "../../../infra/db/schema.js";
 import type { Deps } from "../../context.js";
-import { rebuildPlan, snapshotSteps, stagingRows } from "./stats-rebuild.repository.js";
+import { rebuildPlan, snapshotSteps } from "./stats-rebuild.repository.js";
 
 /** What a pass writes for one account. */
 export interface ClosedAccount {
@@ -21,18 +21,23 @@ export interface PassSink<B> {
 }
 
 export interface WriterTimings {
+  /** Whether the previous pass's table was updated in place (decision 0195) rather than built anew. */
+  reused: boolean;
   /** The main thread waiting for the writer's batch before sending the next. */
   waited: number;
+  /** Deleting the kept rows this pass did not write. */
+  prune: number;
   indexes: number;
   swap: number;
 }
 
 /**
  * The SQLite pass's writes, on the bulk writer's connection in a worker thread (decision 0180): each
- * batch's snapshots and holdings are upserted and its search rows appended to `people_stats_next`,
+ * batch's snapshots and holdings are upserted and its search rows written to `people_stats_next`,
  * one transaction per batch, while the main thread reads and computes the next batch (one batch in
- * flight). At the end the staging table gets its indexes (one sort each) and is swapped in, with the
- * privacy and copiers of users touched meanwhile reapplied. Requests never wait on the event loop
+ * flight). `people_stats_next` is the table the last swap replaced, less its indexes on figures, or
+ * an empty table (decision 0195). At the end the staging table gets the indexes it lacks (one sort
+ * each) and is swapped in, with the privacy and copiers of users touched meanwhile reapplied. Requests never wait on the event loop
  * for any of it; a main-thread write waits for the writer's current statement without blocking the event
  * loop (the driver retries while the file is locked, decision 0186).
  */
@@ -49,11 +54,14 @@ export async function stagedSink<B>(
     throw error;
   }
   let inFlight: Promise<void> = Promise.resolve();
-  const timings: WriterTimings = { waited: 0, indexes: 0, swap: 0 };
+  const timings: WriterTimings = { reused: plan.reuses, waited: 0, prune: 0, indexes: 0, swap: 0 };
+  const periods = new Set<string>();
   return {
     timings,
     async write(batch) {
       const part = await closes(batch);
+      const stats = part.flatMap((c) => c.stats);
+      for (const r of stats) periods.add(r.period);
       const steps = [
         ...snapshotSteps(
           deps.db.kysely,
@@ -61,7 +69,7 @@ export async function stagedSink<B>(
           part.map((c) => c.userId),
           part.flatMap((c) => c.holdings),
         ),
-        stagingRows(part.flatMap((c) => c.stats)),
+        ...plan.rows(stats),
       ];
       const t = performance.now();
       await inFlight;
@@ -75,6 +83,10 @@ export async function stagedSink<B>(
         let t = performance.now();
         await inFlight;
         timings.waited += performance.now() - t;
+        t = performance.now();
+        const prune = plan.prune([...periods]);
+        if (prune.length > 0) await bulk.transaction(prune);
+        timings.prune = performance.now() - t;
         t = performance.now();
         await bulk.run(plan.indexes);
         timings.indexes = performance.now() - t;
