@@ -196,14 +196,7 @@ const STAGING_COLUMNS = [
   "registered_at",
   "listed",
   "opt_out",
-  "gain",
-  "daily_gain",
-  "week_gain",
-  "risk_score",
-  "max_daily_risk",
-  "max_monthly_risk",
-  "profitable_months_pct",
-  "updated_at",
+  ...FIGURES,
 ] as const;
 
 const stagingRow = (r: Insertable<PeopleStatsTable>): unknown[] => [
