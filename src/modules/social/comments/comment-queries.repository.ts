@@ -36,7 +36,7 @@ export const commentQueries = {
     () => "",
   ),
 
-  /** Many parents: one window over their comments (each parent's first `perParent` by seq). */
+  /** Quiet parents: one window over all their comments (each parent's first `perParent` by seq). */
   commentsPreview: prepared(
     (
       db,
@@ -58,10 +58,10 @@ export const commentQueries = {
   ),
 
   /**
-   * A few parents (a post's own read, a feed page's posts, their comments' replies): one `limit`
-   * arm per parent, each walking its parent's index to the first `perParent` rows (decision 0197),
-   * where the window read every comment of every parent first: a hot post's thousands, for ten.
-   * Rows come per parent, not in `seq` order overall.
+   * Busy parents (more than WINDOWED_COMMENTS_MAX comments), or one parent: one `limit` arm per
+   * parent, each walking its parent's index to the first `perParent` rows (decision 0197), where
+   * the window reads every comment first: a hot post's thousands, for ten. Rows come per parent,
+   * not in `seq` order overall.
    */
   commentsPreviewOfEach: prepared(
     (
