@@ -137,6 +137,14 @@ export interface ConfigDefaults {
   logLevel?: LogLevel;
 }
 
+/**
+ * Node's own options (`NODE_OPTIONS`), read apart from `loadConfig`: `serve` sizes V8's heap before
+ * the program's modules load, unless these size it already (docs/decisions/0196).
+ */
+export function nodeOptionsOf(env: Env = process.env): string | undefined {
+  return env.NODE_OPTIONS;
+}
+
 export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, defaults: ConfigDefaults = {}): Config {
   const problems: string[] = [];
   const pick: Pick = (flag, name) => {

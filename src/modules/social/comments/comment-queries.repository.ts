@@ -3,6 +3,13 @@ import { prepared } from "../../../infra/db/prepared.js";
 import type { Ids } from "../shared/social.rows.js";
 import { flag, notBlockedWith } from "../shared/visibility.repository.js";
 
+/** A preview's parents (posts or comments), whether its reader is anonymous, and its order. */
+export interface PreviewShape {
+  by: "postId" | "parentId";
+  anon: boolean;
+  order: "asc" | "desc";
+}
+
 /** The comment reads of the discussion path, compiled once per shape (see post-queries.repository.ts). */
 export const commentQueries = {
   commentsByIds: prepared(
@@ -38,11 +45,7 @@ export const commentQueries = {
 
   /** Quiet parents: one window over all their comments (each parent's first `perParent` by seq). */
   commentsPreview: prepared(
-    (
-      db,
-      shape: { by: "postId" | "parentId"; anon: boolean; order: "asc" | "desc" },
-      [parentIds, me, perParent]: readonly [Ids, string, number],
-    ) => {
+    (db, shape: PreviewShape, [parentIds, me, perParent]: readonly [Ids, string, number]) => {
       const column = shape.by === "postId" ? "postId" : "parentId";
       const inner = visibleComments(db, shape, me)
         .select((eb) =>
@@ -64,11 +67,7 @@ export const commentQueries = {
    * not in `seq` order overall.
    */
   commentsPreviewOfEach: prepared(
-    (
-      db,
-      shape: { by: "postId" | "parentId"; anon: boolean; order: "asc" | "desc" },
-      [parentIds, me, perParent]: readonly [Ids, string, number],
-    ) => {
+    (db, shape: PreviewShape, [parentIds, me, perParent]: readonly [Ids, string, number]) => {
       const column = shape.by === "postId" ? "postId" : "parentId";
       const arms = parentIds.map((id, i) =>
         db
@@ -88,7 +87,7 @@ export const commentQueries = {
 };
 
 /** Comments shown to `me` (anyone, `anon`): not deleted, not spam, nobody blocked either way; a post's top level only. */
-function visibleComments(db: Executor, shape: { by: "postId" | "parentId"; anon: boolean }, me: string) {
+function visibleComments(db: Executor, shape: PreviewShape, me: string) {
   return db
     .selectFrom("comments")
     .selectAll()

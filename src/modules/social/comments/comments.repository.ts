@@ -9,6 +9,18 @@ import { commentQueries as Q } from "./comment-queries.repository.js";
  */
 export const WINDOWED_COMMENTS_MAX = 32;
 
+/** Parents with more comments than the window should read, and the others that have any. */
+function bySize(parentIds: readonly string[], sizes: ReadonlyMap<string, number>) {
+  const busy: string[] = [];
+  const quiet: string[] = [];
+  for (const id of parentIds) {
+    const size = sizes.get(id) ?? 0;
+    if (size > WINDOWED_COMMENTS_MAX) busy.push(id);
+    else if (size > 0) quiet.push(id);
+  }
+  return { busy, quiet };
+}
+
 export const commentsRepository = (db: Executor) => ({
   async insertComment(row: NewComment): Promise<CommentRow> {
     return db.insertInto("comments").values(row).returningAll().executeTakeFirstOrThrow();
@@ -63,17 +75,11 @@ export const commentsRepository = (db: Executor) => ({
     if (parentIds.length === 0 || perParent <= 0) return [];
     const shape = { by, anon: requesterId === null, order };
     const me = requesterId ?? "";
-    const size = (id: string) => sizes?.get(id) ?? 0;
-    const busy = sizes
-      ? parentIds.filter((id) => size(id) > WINDOWED_COMMENTS_MAX)
+    const { busy, quiet } = sizes
+      ? bySize(parentIds, sizes)
       : parentIds.length === 1
-        ? parentIds
-        : [];
-    const quiet = sizes
-      ? parentIds.filter((id) => size(id) > 0 && size(id) <= WINDOWED_COMMENTS_MAX)
-      : parentIds.length === 1
-        ? []
-        : parentIds;
+        ? { busy: parentIds, quiet: [] }
+        : { busy: [], quiet: parentIds };
     const [armed, windowed] = await Promise.all([
       busy.length > 0 ? Q.commentsPreviewOfEach(db, shape, [busy, me, perParent]) : [],
       quiet.length > 0 ? Q.commentsPreview(db, shape, [quiet, me, perParent]) : [],
