@@ -37,8 +37,8 @@ const CAP_BYTES = HEAP.semiSpaceMb * 2 ** 20;
 
 /**
  * Sizes V8's heap as `HEAP` says, unless the operator's own Node options size it (`nodeOptions`:
- * NODE_OPTIONS, read here because the heap is sized before the configuration is loaded). The young
- * generation does not grow until `letYoungGenerationGrow`. Returns whether it did.
+ * NODE_OPTIONS, given by the entry from `nodeOptionsOf`, before the rest of the configuration is
+ * loaded). The young generation does not grow until `letYoungGenerationGrow`. Returns whether it did.
  */
 export function sizeHeapForServer(execArgv: readonly string[], nodeOptions: string | undefined): boolean {
   if (OPERATOR_FLAGS.test(`${execArgv.join(" ")} ${nodeOptions ?? ""}`)) return false;
