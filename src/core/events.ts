@@ -109,7 +109,25 @@ export interface SocialChanged {
    * user does, and decides who sees their posts). Every kept answer and part is redone.
    */
   readonly everywhere?: boolean;
+  /**
+   * The change was one new like of a post (named in `postIds`), by a user (named in `userIds`):
+   * kept parts that show the post's likes, or the user's marks, add it in place instead of being
+   * rebuilt (docs/decisions/0198). Parts that cannot are dropped as for any change.
+   */
+  readonly like?: PostLikeAdded;
   readonly occurredAt: string;
+}
+
+/** A like as a post's likes preview shows it (docs/decisions/0198). */
+export interface PostLikeAdded {
+  readonly postId: string;
+  readonly id: string;
+  /** The like's `seq`: greater than that of every like committed before it. */
+  readonly seq: number;
+  readonly userId: string;
+  readonly createdAt: string;
+  /** The liker's public profile as previews show it (identity's `UserProfile`). */
+  readonly owner: unknown;
 }
 
 export type SocialEvent = UserMentioned | PostCommented | PostLiked | UserFollowed | PostShared | SocialChanged;

@@ -21,3 +21,17 @@ export function lazySerializers(eager: Build = SerializerSelector()): Build {
     };
   };
 }
+
+/**
+ * A serializer of `schema` compiled as a route's response is (on first use), for a part of an
+ * answer written apart from its route (docs/decisions/0198): the same schema gives the same bytes.
+ */
+export function serializerOf<T>(schema: object): (data: T) => string {
+  let serialize: ((data: unknown) => string) | undefined;
+  return (data: T) => {
+    serialize ??= SerializerSelector()({}, {})({ schema, method: "GET", url: "", httpStatus: "200" }) as (
+      data: unknown,
+    ) => string;
+    return serialize(data);
+  };
+}

@@ -2,7 +2,9 @@ import type { Ctx } from "../../context.js";
 import { assembleDiscussions } from "../shared/assemble.js";
 import { callerMarks, keptCallerMarks } from "../shared/caller-marks.js";
 import type { CallerMarks } from "../shared/caller-marks.repository.js";
-import { dependenciesOf } from "../shared/read-cache.js";
+import type { PostLikeAdded } from "../../../core/events.js";
+import type { UserProfile } from "../../identity/user-profiles.js";
+import { dependenciesOf, type Patcher } from "../shared/read-cache.js";
 import {
   type Built,
   docSize,
@@ -11,9 +13,12 @@ import {
   type SharedParts,
   sharedBytes,
   sharedDocOf,
+  lastValueRange,
+  spliced,
 } from "../shared/shared-documents.js";
+import { POST_TAKE_MAX } from "../shared/social.schemas.js";
 import { socialRepository } from "../shared/social.repository.js";
-import type { DiscussionView } from "../shared/social.view.js";
+import { type DiscussionView, emotionOf, type ReactionsView, reactionsOf } from "../shared/social.view.js";
 import { POST_REACTIONS_TAKE } from "./get-post.js";
 
 /** A post's shared document and who may see it (docs/decisions/0169). */
@@ -22,7 +27,15 @@ interface PostDoc {
   /** Everyone (a visible post or a tombstone), or only its owner (a private profile's post). */
   ownerOnly: boolean;
   ownerId: string;
+  /** The post's `seq` (its likes' `parent.obsoleteId`). */
+  seq: number;
+  /** Byte range in `doc.bytes` of the post's own likes preview (`emotionsData`), null if not found. */
+  likes: [number, number] | null;
 }
+
+/** The key of a post's document for `take` inline comments. */
+const keyOf = (postId: string, take: number) => `P\u0000${postId}\u0000${take}`;
+const postDocSize = (doc: SharedDoc, postId: string) => docSize(doc, postId) + 64;
 
 /**
  * The document of one post as `GET /api/v1/posts/{postId}?take=` answers it, built with no
@@ -48,10 +61,12 @@ async function buildPostDoc(
     form: "request",
     owners,
   });
-  const doc = sharedDocOf(serialize(discussion!), owners, { cutProfiles: false });
+  const json = serialize(discussion!);
+  const doc = sharedDocOf(json, owners, { cutProfiles: false });
   if (!doc) return undefined;
-  const value: PostDoc = { doc, ownerOnly: !deleted && !visible, ownerId: post.ownerId };
-  return { value, size: docSize(doc, postId) + 64, deps: dependenciesOf([post], null) };
+  const likes = lastValueRange(json, "emotionsData", ',"requesterContext":');
+  const value: PostDoc = { doc, ownerOnly: !deleted && !visible, ownerId: post.ownerId, seq: post.seq, likes };
+  return { value, size: postDocSize(doc, postId), deps: dependenciesOf([post], null) };
 }
 
 /**
@@ -67,7 +82,7 @@ export async function sharedPostAnswer(
   caller: string | null,
   serialize: (view: DiscussionView) => string,
 ): Promise<Buffer | undefined> {
-  const key = `P\u0000${postId}\u0000${take}`;
+  const key = keyOf(postId, take);
   const [found] = await parts.get<PostDoc>([key], async () => {
     const built: Built<PostDoc> = new Map();
     const doc = await buildPostDoc(ctx, postId, take, serialize);
@@ -87,7 +102,7 @@ export function sharedPostHit(
   take: number,
   caller: string | null,
 ): Buffer | undefined {
-  const found = parts.peek<PostDoc>(`P\u0000${postId}\u0000${take}`);
+  const found = parts.peek<PostDoc>(keyOf(postId, take));
   if (!found) return undefined;
   if (caller === null) return found.ownerOnly ? undefined : sharedBytes(found.doc);
   const marks = keptCallerMarks(parts, caller);
@@ -114,4 +129,45 @@ async function answerFrom(
   const { doc } = found;
   const marks = await callerMarks(parts, ctx.db.kysely, caller, [postId], doc.likedIds, doc.optionIds);
   return overlaid(found, caller, marks);
+}
+
+/**
+ * Adds a post's new like to its kept documents, every `take` of them, instead of their being built
+ * again (docs/decisions/0198): the likes preview is written anew from the one kept, with the like
+ * first and the count one more; the rest of the bytes stay.
+ */
+export function postLikesPatcher(serializeReactions: (view: ReactionsView) => string): Patcher {
+  return (event, valueOf) => {
+    const like = event.like;
+    if (!like) return [];
+    const out: { key: string; value: PostDoc; size: number }[] = [];
+    for (let take = 0; take <= POST_TAKE_MAX; take++) {
+      const key = keyOf(like.postId, take);
+      const found = valueOf(key) as PostDoc | undefined;
+      const value = found && withLike(found, like, serializeReactions);
+      if (value) out.push({ key, value, size: postDocSize(value.doc, like.postId) });
+    }
+    return out;
+  };
+}
+
+function withLike(
+  found: PostDoc,
+  like: PostLikeAdded,
+  serializeReactions: (view: ReactionsView) => string,
+): PostDoc | undefined {
+  if (!found.likes) return undefined;
+  const [at, end] = found.likes;
+  const { paging, emotions } = (JSON.parse(found.doc.bytes.toString("utf8", at, end)) as ReactionsView).like;
+  // A like newer than the newest shown is surely not counted yet; any other may be (a document
+  // built after it committed, its change heard later): that document is rebuilt instead.
+  const newest = emotions[0];
+  if (newest ? Number(newest.obsoleteId) >= like.seq : paging.totalCount > 0) return undefined;
+  const row = { ...like, entityId: like.postId, entityType: "Post" };
+  const emotion = emotionOf(row, like.owner as UserProfile, found.seq);
+  const shown = [emotion, ...emotions].slice(0, POST_REACTIONS_TAKE);
+  const view = reactionsOf(like.postId, paging.totalCount + 1, shown, POST_REACTIONS_TAKE, 0);
+  const text = Buffer.from(serializeReactions(view));
+  const doc = spliced(found.doc, at, end, text);
+  return doc && { ...found, doc, likes: [at, at + text.length] };
 }

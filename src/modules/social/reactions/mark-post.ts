@@ -18,17 +18,19 @@ export async function markPost(ctx: Ctx, postId: string, mark: Mark): Promise<vo
   await transact(ctx, async (trx, record) => {
     const repo = socialRepository(trx);
     const now = isoNow(ctx.clock);
-    // Saves and pins also change the caller's own feeds (saved, pinned).
-    record(socialChanged(now, { postIds: [postId], userIds: [actor.userId] }));
-    if (mark !== "like") return repo.addMark(MARK_TABLE[mark], postId, actor.userId, now);
-    const added = await repo.insertLike({
-      id: newId(),
-      entityId: postId,
-      entityType: "Post",
-      userId: actor.userId,
-      createdAt: now,
-    });
-    if (added && post.ownerId !== actor.userId) {
+    if (mark !== "like") {
+      // Saves and pins also change the caller's own feeds (saved, pinned).
+      record(socialChanged(now, { postIds: [postId], userIds: [actor.userId] }));
+      return repo.addMark(MARK_TABLE[mark], postId, actor.userId, now);
+    }
+    const like = { id: newId(), entityId: postId, entityType: "Post", userId: actor.userId, createdAt: now };
+    const seq = await repo.insertLike(like);
+    // Liking twice is one like: the second changes nothing anyone reads.
+    if (seq === undefined) return;
+    const { id, userId, createdAt } = like;
+    const added = { postId, id, seq, userId, createdAt, owner: me!.profile };
+    record(socialChanged(now, { postIds: [postId], userIds: [actor.userId], like: added }));
+    if (post.ownerId !== actor.userId) {
       record({
         type: "PostLiked",
         postOwnerId: post.ownerId,

@@ -70,13 +70,15 @@ async function likeCountsOf(db: Executor, entityIds: readonly string[]): Promise
 }
 
 export const reactionsRepository = (db: Executor) => ({
-  async insertLike(row: Omit<LikeRow, "seq">): Promise<boolean> {
+  /** The new like's `seq`; undefined when the user already likes the entity. */
+  async insertLike(row: Omit<LikeRow, "seq">): Promise<number | undefined> {
     const r = await db
       .insertInto("likes")
       .values(row)
       .onConflict((oc) => oc.columns(["entityId", "userId"]).doNothing())
+      .returning("seq")
       .executeTakeFirst();
-    return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+    return r?.seq;
   },
 
   async deleteLike(entityId: string, userId: string): Promise<void> {

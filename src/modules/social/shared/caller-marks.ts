@@ -1,6 +1,6 @@
 import type { Executor } from "../../../infra/db/executor.js";
 import { type CallerMarks, loadCallerMarks, loadWholeCallerMarks } from "./caller-marks.repository.js";
-import { userKey } from "./read-cache.js";
+import { type Patcher, userKey } from "./read-cache.js";
 import type { SharedParts } from "./shared-documents.js";
 
 /*
@@ -49,3 +49,20 @@ export async function callerMarks(
   });
   return kept ?? loadCallerMarks(db, me, postIds, likedIds, optionIds);
 }
+
+/** Marks of every kind, counted as `loadWholeCallerMarks` counts them against MAX_KEPT_MARKS. */
+const countOf = (m: CallerMarks) => m.liked.size + m.saved.size + m.pinned.size + m.followed.size + m.voted.size;
+
+/**
+ * Adds a caller's new like of a post to their kept marks instead of loading them again
+ * (docs/decisions/0198); marks that would pass MAX_KEPT_MARKS are dropped as before.
+ */
+export const marksPatcher: Patcher = (event, valueOf) => {
+  const like = event.like;
+  if (!like) return [];
+  const key = keyOf(like.userId);
+  const marks = valueOf(key) as CallerMarks | undefined;
+  if (!marks || countOf(marks) >= MAX_KEPT_MARKS) return [];
+  const value: CallerMarks = { ...marks, liked: new Set(marks.liked).add(like.postId) };
+  return [{ key, value, size: sizeOf(value) }];
+};

@@ -1,4 +1,4 @@
-import type { SocialChanged } from "../../../core/events.js";
+import type { PostLikeAdded, SocialChanged } from "../../../core/events.js";
 
 /** What one social write changed (docs/decisions/0080): recorded in its transaction, published after commit. */
 export function socialChanged(
@@ -9,6 +9,8 @@ export function socialChanged(
     listings?: boolean;
     /** A new post, and the one change to listings: those that may hold it are redone, no others. */
     listed?: SocialChanged["listed"];
+    /** A post's new like, for kept parts to add in place (docs/decisions/0198). */
+    like?: PostLikeAdded;
   },
 ): SocialChanged {
   return {
@@ -17,6 +19,7 @@ export function socialChanged(
     userIds: changed.userIds ?? [],
     listings: (changed.listings ?? false) || changed.listed !== undefined,
     ...(changed.listed ? { listed: changed.listed } : {}),
+    ...(changed.like ? { like: changed.like } : {}),
     occurredAt,
   };
 }

@@ -46,6 +46,19 @@ export interface Computed {
   deps: readonly DependencyKey[];
 }
 
+/** What a change names: a `SocialChanged` as the cache reads it. */
+export type Change = Pick<SocialChanged, "postIds" | "userIds" | "listings" | "listed" | "everywhere" | "like">;
+
+/**
+ * Kept parts a change can be absorbed into (docs/decisions/0198): given the change and the kept
+ * value under a key (undefined when none is current), the parts it rewrites, each with the value
+ * that reflects the change and its size. Parts it does not rewrite go stale as usual.
+ */
+export type Patcher = (
+  event: Change,
+  valueOf: (key: string) => unknown,
+) => readonly { key: string; value: unknown; size: number }[];
+
 /** Change marks kept before they are folded into one floor (every older answer is dropped). */
 const MAX_MARKS = 200_000;
 
@@ -59,6 +72,7 @@ export class SocialReadCache {
   private bytes = 0;
   private hits = 0;
   private misses = 0;
+  private readonly patchers: Patcher[] = [];
 
   constructor(
     private readonly settings: ReadCacheSettings,
@@ -140,7 +154,15 @@ export class SocialReadCache {
     if (this.isCurrent(fresh) && size <= this.settings.maxBytes) this.store(key, fresh);
   }
 
-  changed(event: Pick<SocialChanged, "postIds" | "userIds" | "listings" | "listed" | "everywhere">): void {
+  /** Lets `patcher` rewrite kept parts on each change instead of their being rebuilt (0198). */
+  patchWith(patcher: Patcher): void {
+    this.patchers.push(patcher);
+  }
+
+  changed(event: Change): void {
+    // Patches read the parts as they were just before this change: only a part that was current
+    // then, and so reflects every earlier change, is rewritten; it is then as of this change.
+    const patched = event.everywhere ? [] : this.patchers.flatMap((p) => p(event, (key) => this.currentValue(key)));
     const g = ++this.generation;
     if (event.everywhere) {
       this.changedAt.clear();
@@ -159,10 +181,22 @@ export class SocialReadCache {
       this.changedAt.clear();
       this.floor = g;
     }
+    for (const { key, value, size } of patched) {
+      const old = this.entries.get(key)!;
+      const fresh: Entry = { value, size, generation: g, deps: old.deps, bornAt: old.bornAt };
+      if (size <= this.settings.maxBytes) this.store(key, fresh);
+      else this.drop(key, old);
+    }
   }
 
   stats(): { entries: number; bytes: number; hits: number; misses: number } {
     return { entries: this.entries.size, bytes: this.bytes, hits: this.hits, misses: this.misses };
+  }
+
+  /** The value kept under `key` while current, without counting a hit or moving it up. */
+  private currentValue(key: string): unknown {
+    const entry = this.entries.get(key);
+    return entry && this.isCurrent(entry) ? entry.value : undefined;
   }
 
   private isCurrent(entry: Entry): boolean {

@@ -147,6 +147,22 @@ function profileRanges(json: string): [number, number][] {
   return out;
 }
 
+/**
+ * The byte range in `json`'s UTF-8 of the object value of the last `"key":`, when `next` follows
+ * it at once (checks that the key is where the caller expects it); null otherwise.
+ */
+export function lastValueRange(json: string, key: string, next: string): [number, number] | null {
+  const name = `"${key}":`;
+  const found = json.lastIndexOf(name);
+  if (found < 0) return null;
+  const at = found + name.length;
+  if (json.charCodeAt(at) !== 123) return null;
+  const end = objectEnd(json, at);
+  if (end < 0 || !json.startsWith(next, end)) return null;
+  const [from, to] = byteOffsets(json, [at, end]);
+  return [from!, to!];
+}
+
 /** Byte offsets in `json`'s UTF-8 of the ascending char indexes `at`. */
 function byteOffsets(json: string, at: readonly number[]): number[] {
   if (Buffer.byteLength(json) === json.length) return [...at];
@@ -275,6 +291,24 @@ export function pushOverlaid(parts: Buffer[], doc: SharedDoc, me: string | null,
     }
   }
   upTo(bytes.length);
+}
+
+/**
+ * `doc` with its bytes [at, end) replaced by `text` (docs/decisions/0198): slots and cuts after the
+ * range move with it. Undefined when a slot or a cut lies inside the range (the caller rebuilds).
+ */
+export function spliced(doc: SharedDoc, at: number, end: number, text: Buffer): SharedDoc | undefined {
+  const inside = (offset: number) => offset >= at && offset < end;
+  if (doc.slots.some((s) => inside(s.at)) || doc.cuts.some((c) => c > at && c < end)) return undefined;
+  const shift = text.length - (end - at);
+  const moved = (offset: number) => (offset >= end ? offset + shift : offset);
+  const { bytes } = doc;
+  return {
+    ...doc,
+    bytes: copied([bytes.subarray(0, at), text, bytes.subarray(end)], bytes.length + shift),
+    cuts: doc.cuts.map(moved),
+    slots: doc.slots.map((s) => ({ ...s, at: moved(s.at) })),
+  };
 }
 
 /** The document's bytes as shared (every slot false), in one buffer. */

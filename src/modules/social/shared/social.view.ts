@@ -197,10 +197,15 @@ export function toEmotion(
   b: Pick<Bundle, "users" | "blockedBy">,
   parentSeq: number | undefined,
 ): EmotionView {
+  return emotionOf(like, profileOf(b, like.userId), parentSeq);
+}
+
+/** A like as previews show it, by `owner`. */
+export function emotionOf(like: LikeRow, owner: UserProfile, parentSeq: number | undefined): EmotionView {
   return {
     type: "Like",
     id: like.id,
-    owner: profileOf(b, like.userId),
+    owner,
     obsoleteId: String(like.seq),
     parent: { id: like.entityId, obsoleteId: parentSeq === undefined ? "" : String(parentSeq), type: like.entityType },
     created: like.createdAt,
@@ -217,15 +222,32 @@ export function toReactions(
   b: Pick<Bundle, "users" | "blockedBy">,
   parentSeq: number | undefined,
 ): ReactionsView {
-  const shown = offset + likes.length;
+  return reactionsOf(
+    entityId,
+    total,
+    likes.map((l) => toEmotion(l, b, parentSeq)),
+    take,
+    offset,
+  );
+}
+
+/** A page of reactions from its emotions (the likes `offset`… of `total`, newest first). */
+export function reactionsOf(
+  entityId: string,
+  total: number,
+  emotions: EmotionView[],
+  take: number,
+  offset: number,
+): ReactionsView {
+  const shown = offset + emotions.length;
   return {
     like: {
       paging: {
         totalCount: total,
-        offsetEntityId: likes.at(-1)?.id ?? "",
+        offsetEntityId: emotions.at(-1)?.id ?? "",
         next: shown < total ? emotionsLink(entityId, shown, take) : "",
       },
-      emotions: likes.map((l) => toEmotion(l, b, parentSeq)),
+      emotions,
     },
   };
 }

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type App, buildApp } from "../../src/app.js";
+import { engines, type Harness, rid, startHarness, type TestUser } from "../support/harness.js";
+import { client, RW } from "./helpers.js";
+
+/*
+ * A post's new like is added to its kept documents and to the liker's kept marks instead of their
+ * being built again (docs/decisions/0198). Through the real app: after each like every reader is
+ * answered exactly what a server without the cache answers, and the cache counts no miss, so the
+ * answers came from the patched parts. Likes cross the preview's 10 (the oldest shown drops out,
+ * `next` appears), and the post has a comment whose slots come before the preview and the post's
+ * own slots after it.
+ */
+const TOKEN = "like-patches-test-token";
+
+describe.each(engines())("likes added to kept documents on %s", (engine) => {
+  let h: Harness;
+  let uncached: App;
+  let alice: TestUser;
+  let users: TestUser[];
+  let post: string;
+  const c = client(() => h);
+
+  beforeAll(async () => {
+    h = await startHarness(engine, { env: { METRICS: "on", METRICS_TOKEN: TOKEN } });
+    const config = { ...h.config, readCache: { maxBytes: 0, maxAgeMs: 1 } };
+    uncached = await buildApp(config, { ...h.deps, config });
+    alice = await h.user(RW);
+    users = [];
+    for (let i = 0; i < 14; i++) users.push(await h.user(RW));
+    post = (await c.post(alice, { message: "Liked by many — ünïcode too" })).id;
+    await c.ok(users[0]!, "POST", `/api/v1/posts/${post}/comments`, { message: "First!" }, 201);
+    for (const u of users.slice(0, 9)) await c.ok(u, "POST", `/api/v1/posts/${post}/likes`, undefined, 204);
+  });
+  afterAll(async () => {
+    await uncached?.close();
+    await h?.close();
+  });
+
+  async function misses(): Promise<number> {
+    const res = await h.app.inject({
+      method: "GET",
+      url: "/metrics",
+      headers: { authorization: `Bearer ${TOKEN}`, "x-request-id": rid() },
+    });
+    const line = res.body.split("\n").find((l) => /^\w*read_cache_misses_total /.test(l));
+    expect(line).toBeDefined();
+    return Number(line!.split(" ")[1]);
+  }
+
+  /** Every reader of the post (anonymous, its owner, a liker, one who never likes) at three takes. */
+  const reads = (): [TestUser | null, string][] =>
+    [null, alice, users[0]!, users[13]!].flatMap((who) =>
+      [0, 5, 10].map((take) => [who, `/api/v1/posts/${post}?take=${take}`] as [TestUser | null, string]),
+    );
+
+  async function expectCoherent(after: string): Promise<void> {
+    for (const [who, url] of reads()) {
+      const headers = { ...(who ? who.headers : {}), "x-request-id": rid() };
+      const cached = await h.app.inject({ method: "GET", url, headers });
+      const fresh = await uncached.inject({ method: "GET", url, headers });
+      expect(cached.statusCode, `${url} after ${after}`).toBe(200);
+      expect(cached.body, `${url} as ${who?.user.username ?? "anonymous"} after ${after}`).toBe(fresh.body);
+    }
+  }
+
+  it("answers every reader as an uncached server does after each like, from the patched parts", async () => {
+    await expectCoherent("nine likes");
+    // The coming likers have read the post before: their marks are kept.
+    for (const u of users.slice(9, 13)) await c.ok(u, "GET", `/api/v1/posts/${post}?take=5`);
+    for (const [i, u] of users.slice(9, 13).entries()) {
+      const before = await misses();
+      await c.ok(u, "POST", `/api/v1/posts/${post}/likes`, undefined, 204);
+      await expectCoherent(`like ${10 + i}`);
+      // The liker too reads the post: their marks were patched, not loaded again.
+      const mine = await c.ok(u, "GET", `/api/v1/posts/${post}?take=5`);
+      expect(mine.requesterContext.isLiking).toBe(true);
+      expect(await misses(), `like ${10 + i}`).toBe(before);
+    }
+    const page = await c.ok(null, "GET", `/api/v1/posts/${post}?take=5`);
+    expect(page.emotionsData.like.paging.totalCount).toBe(13);
+    expect(page.emotionsData.like.emotions).toHaveLength(10);
+    expect(page.emotionsData.like.emotions[0].owner.username).toBe(users[12]!.user.username);
+    expect(page.emotionsData.like.paging.next).toContain("offset=10");
+  });
+
+  it("keeps every part as it is when a user likes a post twice", async () => {
+    const before = await misses();
+    await c.ok(users[12]!, "POST", `/api/v1/posts/${post}/likes`, undefined, 204);
+    await expectCoherent("a second like by the same user");
+    expect(await misses()).toBe(before);
+  });
+
+  it("builds the documents again on an unlike (the preview needs the like after the last shown)", async () => {
+    await c.ok(users[12]!, "DELETE", `/api/v1/posts/${post}/likes`, undefined, 204);
+    const before = await misses();
+    await expectCoherent("an unlike");
+    expect(await misses()).toBeGreaterThan(before);
+    await c.ok(users[12]!, "POST", `/api/v1/posts/${post}/likes`, undefined, 204);
+    await expectCoherent("a like again after the unlike");
+  });
+});
