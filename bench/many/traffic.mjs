@@ -71,12 +71,13 @@ export function socialSequence(world, callers, length, read, seed = 19) {
     const c = Math.floor(random() * callers.length);
     const n = pick();
     const r = random();
-    if (r < 0.95) {
+    const [L, C, P] = (process.env.XMIX ?? "0.02,0.02,0.01").split(",").map(Number);
+    if (r < 1 - L - C - P) {
       const path = read(n);
       out.push(entry(callers, c, callers.length, "GET", path, undefined, `GET ${path}`));
-    } else if (r < 0.97) {
+    } else if (r < 1 - C - P) {
       out.push(write(callers, c, `/api/v1/posts/${postId(n)}/likes`));
-    } else if (r < 0.99) {
+    } else if (r < 1 - P) {
       out.push(write(callers, c, `/api/v1/posts/${postId(n)}/comments`, { message: "A comment from a bench caller" }));
     } else {
       out.push(write(callers, c, "/api/v1/posts", { message: "A new post from a bench caller" }));

@@ -1,18 +1,14 @@
 import type { App } from "../../http/app-type.js";
-import { serializerOf } from "../../http/serializers.js";
 import type { Deps } from "../context.js";
 import { registerCommentRoutes } from "./comments/comments.routes.js";
 import { registerFeedRoutes } from "./feeds/feeds.routes.js";
 import { registerGraphRoutes } from "./graph/graph.routes.js";
 import { registerPollRoutes } from "./polls/polls.routes.js";
 import { registerPostRoutes } from "./posts/posts.routes.js";
-import { postLikesPatcher } from "./posts/shared-post.js";
 import { registerReactionRoutes } from "./reactions/reactions.routes.js";
 import { marksPatcher } from "./shared/caller-marks.js";
 import { SocialReadCache } from "./shared/read-cache.js";
 import { SharedParts } from "./shared/shared-documents.js";
-import { Reactions } from "./shared/social.schemas.js";
-import type { ReactionsView } from "./shared/social.view.js";
 import { registerTradePostRoutes } from "./trade-posts/trade-posts.routes.js";
 
 /** Posts, polls, comments, reactions, the social graph and every feed: one routes file per sub-area. */
@@ -21,8 +17,7 @@ export function registerSocialRoutes(app: App, deps: Deps): void {
   const cache = SocialReadCache.listening(deps.bus, deps.config.readCache, deps.metrics);
   // Posts' caller-independent documents and feeds' listings, shared by every caller (0169).
   const parts = new SharedParts(cache);
-  // A like is added to the kept parts that show it rather than having them rebuilt (0198).
-  cache.patchWith(postLikesPatcher(serializerOf<ReactionsView>(Reactions)));
+  // A like is added to the liker's kept marks rather than their being loaded again (0198).
   cache.patchWith(marksPatcher);
   registerPostRoutes(app, deps, parts);
   registerPollRoutes(app, deps);

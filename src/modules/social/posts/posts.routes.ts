@@ -3,6 +3,7 @@ import { api } from "../../../http/access.js";
 import type { App } from "../../../http/app-type.js";
 import { sendBytes, sendCached, sendFailure } from "../../../http/cached-reply.js";
 import { NoContent } from "../../../http/schemas.js";
+import { serializerOf } from "../../../http/serializers.js";
 import { type Deps, withActor } from "../../context.js";
 import { READ_SCOPES, WRITE_SCOPES } from "../shared/access.js";
 import { E403, E404 } from "../shared/errors.schemas.js";
@@ -15,17 +16,18 @@ import {
   PostAlt,
   PostParams,
   PostQuery,
+  Reactions,
   ShareBody,
   SharesResponse,
   UpdatePostBody,
 } from "../shared/social.schemas.js";
-import type { AttachmentForm } from "../shared/social.view.js";
+import type { AttachmentForm, ReactionsView } from "../shared/social.view.js";
 import { createPost } from "./create-post.js";
 import { deletePost } from "./delete-post.js";
 import { getPost } from "./get-post.js";
 import { listShares } from "./list-shares.js";
 import { sharePost } from "./share-post.js";
-import { sharedPostAnswer, sharedPostHit } from "./shared-post.js";
+import { PostDocTakes, postLikesPatcher, sharedPostAnswer, sharedPostHit } from "./shared-post.js";
 import { updatePost } from "./update-post.js";
 
 const TAGS = ["Feeds"];
@@ -63,6 +65,9 @@ function createPostRoute(app: App, deps: Deps, url: string, operationId: string,
 
 export function registerPostRoutes(app: App, deps: Deps, parts: SharedParts): void {
   const cache = parts.cache;
+  // A like is added to the post's kept documents rather than their being built again (0198).
+  const takes = new PostDocTakes();
+  cache.patchWith(postLikesPatcher(takes, serializerOf<ReactionsView>(Reactions)));
   const prefix = deps.config.scopePrefix;
   const write = { scopes: WRITE_SCOPES };
 
@@ -104,7 +109,7 @@ export function registerPostRoutes(app: App, deps: Deps, parts: SharedParts): vo
       // kept) is answered at once.
       const hit = sharedPostHit(parts, postId, take, caller || null);
       if (hit) return sendBytes(reply, hit);
-      sharedPostAnswer(ctx, parts, postId, take, caller || null, (view) => String(reply.serialize(view))).then(
+      sharedPostAnswer(ctx, parts, takes, postId, take, caller || null, (view) => String(reply.serialize(view))).then(
         (body) => (body ? sendBytes(reply, body) : perCaller()),
         (error: unknown) => sendFailure(reply, error),
       );

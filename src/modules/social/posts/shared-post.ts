@@ -1,22 +1,21 @@
+import type { PostLikeAdded } from "../../../core/events.js";
 import type { Ctx } from "../../context.js";
+import type { UserProfile } from "../../identity/user-profiles.js";
 import { assembleDiscussions } from "../shared/assemble.js";
 import { callerMarks, keptCallerMarks } from "../shared/caller-marks.js";
 import type { CallerMarks } from "../shared/caller-marks.repository.js";
-import type { PostLikeAdded } from "../../../core/events.js";
-import type { UserProfile } from "../../identity/user-profiles.js";
 import { dependenciesOf, type Patcher } from "../shared/read-cache.js";
 import {
   type Built,
   docSize,
+  lastValueRange,
   pushOverlaid,
   type SharedDoc,
   type SharedParts,
   sharedBytes,
   sharedDocOf,
-  lastValueRange,
   spliced,
 } from "../shared/shared-documents.js";
-import { POST_TAKE_MAX } from "../shared/social.schemas.js";
 import { socialRepository } from "../shared/social.repository.js";
 import { type DiscussionView, emotionOf, type ReactionsView, reactionsOf } from "../shared/social.view.js";
 import { POST_REACTIONS_TAKE } from "./get-post.js";
@@ -36,6 +35,31 @@ interface PostDoc {
 /** The key of a post's document for `take` inline comments. */
 const keyOf = (postId: string, take: number) => `P\u0000${postId}\u0000${take}`;
 const postDocSize = (doc: SharedDoc, postId: string) => docSize(doc, postId) + 64;
+
+/** Posts whose takes are noted before the notes start afresh. */
+const MAX_NOTED_POSTS = 50_000;
+
+/**
+ * The takes each post's documents were built for (docs/decisions/0198), so that a like finds them
+ * without trying every take. A post whose takes were forgotten (the notes start afresh past
+ * MAX_NOTED_POSTS) has its documents rebuilt on its next like instead of patched.
+ */
+export class PostDocTakes {
+  private readonly byPost = new Map<string, Set<number>>();
+
+  note(postId: string, take: number): void {
+    const takes = this.byPost.get(postId);
+    if (takes) takes.add(take);
+    else {
+      if (this.byPost.size >= MAX_NOTED_POSTS) this.byPost.clear();
+      this.byPost.set(postId, new Set([take]));
+    }
+  }
+
+  of(postId: string): ReadonlySet<number> {
+    return this.byPost.get(postId) ?? new Set();
+  }
+}
 
 /**
  * The document of one post as `GET /api/v1/posts/{postId}?take=` answers it, built with no
@@ -77,6 +101,7 @@ async function buildPostDoc(
 export async function sharedPostAnswer(
   ctx: Ctx,
   parts: SharedParts,
+  takes: PostDocTakes,
   postId: string,
   take: number,
   caller: string | null,
@@ -86,7 +111,10 @@ export async function sharedPostAnswer(
   const [found] = await parts.get<PostDoc>([key], async () => {
     const built: Built<PostDoc> = new Map();
     const doc = await buildPostDoc(ctx, postId, take, serialize);
-    if (doc) built.set(key, doc);
+    if (doc) {
+      built.set(key, doc);
+      takes.note(postId, take);
+    }
     return built;
   });
   return found ? answerFrom(ctx, parts, found, postId, caller) : undefined;
@@ -132,18 +160,18 @@ async function answerFrom(
 }
 
 /**
- * Adds a post's new like to its kept documents, every `take` of them, instead of their being built
+ * Adds a post's new like to its kept documents, for every take noted, instead of their being built
  * again (docs/decisions/0198): the likes preview is written anew from the one kept, with the like
  * first and the count one more; the rest of the bytes stay.
  */
-export function postLikesPatcher(serializeReactions: (view: ReactionsView) => string): Patcher {
-  return (event, valueOf) => {
+export function postLikesPatcher(takes: PostDocTakes, serializeReactions: (view: ReactionsView) => string): Patcher {
+  return (event, keptValue) => {
     const like = event.like;
     if (!like) return [];
     const out: { key: string; value: PostDoc; size: number }[] = [];
-    for (let take = 0; take <= POST_TAKE_MAX; take++) {
+    for (const take of takes.of(like.postId)) {
       const key = keyOf(like.postId, take);
-      const found = valueOf(key) as PostDoc | undefined;
+      const found = keptValue(key) as PostDoc | undefined;
       const value = found && withLike(found, like, serializeReactions);
       if (value) out.push({ key, value, size: postDocSize(value.doc, like.postId) });
     }

@@ -57,11 +57,11 @@ const countOf = (m: CallerMarks) => m.liked.size + m.saved.size + m.pinned.size 
  * Adds a caller's new like of a post to their kept marks instead of loading them again
  * (docs/decisions/0198); marks that would pass MAX_KEPT_MARKS are dropped as before.
  */
-export const marksPatcher: Patcher = (event, valueOf) => {
+export const marksPatcher: Patcher = (event, keptValue) => {
   const like = event.like;
   if (!like) return [];
   const key = keyOf(like.userId);
-  const marks = valueOf(key) as CallerMarks | undefined;
+  const marks = keptValue(key) as CallerMarks | undefined;
   if (!marks || countOf(marks) >= MAX_KEPT_MARKS) return [];
   const value: CallerMarks = { ...marks, liked: new Set(marks.liked).add(like.postId) };
   return [{ key, value, size: sizeOf(value) }];

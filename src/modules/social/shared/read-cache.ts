@@ -56,7 +56,7 @@ export type Change = Pick<SocialChanged, "postIds" | "userIds" | "listings" | "l
  */
 export type Patcher = (
   event: Change,
-  valueOf: (key: string) => unknown,
+  keptValue: (key: string) => unknown,
 ) => readonly { key: string; value: unknown; size: number }[];
 
 /** Change marks kept before they are folded into one floor (every older answer is dropped). */

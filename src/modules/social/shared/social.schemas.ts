@@ -386,11 +386,8 @@ export const FeedQueryWithRequester = Type.Object({
 
 export const PinnedQuery = Type.Object({ badgesExperimentIsEnabled: Badges });
 
-/** The most inline comments one post's read shows. */
-export const POST_TAKE_MAX = 100;
-
 export const PostQuery = Type.Object({
-  take: Type.Integer({ minimum: 0, maximum: POST_TAKE_MAX, default: 10, description: "Inline comments" }),
+  take: Type.Integer({ minimum: 0, maximum: 100, default: 10, description: "Inline comments" }),
   badgesExperimentIsEnabled: Badges,
 });
 
