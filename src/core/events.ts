@@ -115,6 +115,8 @@ export interface SocialChanged {
    * rebuilt (docs/decisions/0198). Parts that cannot are dropped as for any change.
    */
   readonly like?: PostLikeAdded;
+  /** The change was one new top-level comment of a post (named in `postIds`), patched in likewise. */
+  readonly comment?: PostCommentAdded;
   readonly occurredAt: string;
 }
 
@@ -127,6 +129,31 @@ export interface PostLikeAdded {
   readonly userId: string;
   readonly createdAt: string;
   /** The liker's public profile as previews show it (identity's `UserProfile`). */
+  readonly owner: unknown;
+}
+
+/** A new top-level comment, without mentions, as a post's comment preview shows it (0198). */
+export interface PostCommentAdded {
+  readonly postId: string;
+  /** The post's `seq` (the comment's `parent.obsoleteId`). */
+  readonly postSeq: number;
+  /** The comment as stored (a `comments` row): its `seq` is greater than every earlier comment's. */
+  readonly row: {
+    readonly seq: number;
+    readonly id: string;
+    readonly postId: string;
+    readonly parentId: null;
+    readonly ownerId: string;
+    readonly text: string;
+    readonly languageCode: string;
+    readonly attachments: string;
+    readonly createdAt: string;
+    readonly updatedAt: string;
+    readonly editStatus: string;
+    readonly isDeleted: number;
+    readonly isSpam: number;
+  };
+  /** The commenter's public profile as previews show it (identity's `UserProfile`). */
   readonly owner: unknown;
 }
 

@@ -35,8 +35,13 @@ export async function createComment(ctx: Ctx, target: CommentTarget, input: Comm
       parentId: parent?.id ?? null,
     });
     await markMediaReferenced(trx, uploads, now);
-    record(socialChanged(now, { postIds: [post.id] }));
     const unique = [...new Map(mentioned.map((u) => [u.userId, u])).values()];
+    // A plain top-level comment is added to the post's kept documents in place (0198).
+    const plain = comment.parentId === null && unique.length === 0 && comment.isSpam === 0;
+    const added = plain
+      ? { postId: post.id, postSeq: post.seq, row: { ...comment, parentId: null }, owner: me.profile }
+      : undefined;
+    record(socialChanged(now, { postIds: [post.id], comment: added }));
     await repo.insertMentions(
       comment.id,
       unique.map((u) => ({ userId: u.userId, isDirect: true })),

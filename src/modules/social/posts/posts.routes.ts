@@ -21,13 +21,15 @@ import {
   SharesResponse,
   UpdatePostBody,
 } from "../shared/social.schemas.js";
-import type { AttachmentForm, ReactionsView } from "../shared/social.view.js";
+import type { AttachmentForm } from "../shared/social.view.js";
 import { createPost } from "./create-post.js";
 import { deletePost } from "./delete-post.js";
 import { getPost } from "./get-post.js";
 import { listShares } from "./list-shares.js";
+import { PostDocTakes } from "./post-doc.js";
+import { postDocPatcher } from "./post-doc-patches.js";
 import { sharePost } from "./share-post.js";
-import { PostDocTakes, postLikesPatcher, sharedPostAnswer, sharedPostHit } from "./shared-post.js";
+import { sharedPostAnswer, sharedPostHit } from "./shared-post.js";
 import { updatePost } from "./update-post.js";
 
 const TAGS = ["Feeds"];
@@ -65,9 +67,17 @@ function createPostRoute(app: App, deps: Deps, url: string, operationId: string,
 
 export function registerPostRoutes(app: App, deps: Deps, parts: SharedParts): void {
   const cache = parts.cache;
-  // A like is added to the post's kept documents rather than their being built again (0198).
+  // A like or a plain comment is added to the post's kept documents rather than their being built
+  // again (0198), each part serialized as this route serializes it.
   const takes = new PostDocTakes();
-  cache.patchWith(postLikesPatcher(takes, serializerOf<ReactionsView>(Reactions)));
+  const { commentsData, summary } = Discussion.properties;
+  cache.patchWith(
+    postDocPatcher(takes, {
+      reactions: serializerOf(Reactions),
+      comments: serializerOf(commentsData),
+      summary: serializerOf(summary),
+    }),
+  );
   const prefix = deps.config.scopePrefix;
   const write = { scopes: WRITE_SCOPES };
 

@@ -1,4 +1,4 @@
-import type { PostLikeAdded, SocialChanged } from "../../../core/events.js";
+import type { PostCommentAdded, PostLikeAdded, SocialChanged } from "../../../core/events.js";
 
 /** What one social write changed (docs/decisions/0080): recorded in its transaction, published after commit. */
 export function socialChanged(
@@ -11,6 +11,8 @@ export function socialChanged(
     listed?: SocialChanged["listed"];
     /** A post's new like, for kept parts to add in place (docs/decisions/0198). */
     like?: PostLikeAdded;
+    /** A post's new top-level comment, likewise. */
+    comment?: PostCommentAdded;
   },
 ): SocialChanged {
   return {
@@ -20,6 +22,7 @@ export function socialChanged(
     listings: (changed.listings ?? false) || changed.listed !== undefined,
     ...(changed.listed ? { listed: changed.listed } : {}),
     ...(changed.like ? { like: changed.like } : {}),
+    ...(changed.comment ? { comment: changed.comment } : {}),
     occurredAt,
   };
 }

@@ -47,7 +47,10 @@ export interface Computed {
 }
 
 /** What a change names: a `SocialChanged` as the cache reads it. */
-export type Change = Pick<SocialChanged, "postIds" | "userIds" | "listings" | "listed" | "everywhere" | "like">;
+export type Change = Pick<
+  SocialChanged,
+  "postIds" | "userIds" | "listings" | "listed" | "everywhere" | "like" | "comment"
+>;
 
 /**
  * Kept parts a change can be absorbed into (docs/decisions/0198): given the change and the kept

@@ -216,6 +216,15 @@ export function sharedDocOf(
   owners: ReadonlyMap<string, string>,
   { cutProfiles: cut }: { cutProfiles: boolean },
 ): SharedDoc | null {
+  const slots = slotsOf(json, owners);
+  if (!slots) return null;
+  const full = Buffer.from(json);
+  const own = cut ? cutProfiles(json, full, slots) : { bytes: copied([full], full.length), cuts: [], fragments: [] };
+  return { ...own, slots, ...markedIds(slots) };
+}
+
+/** The slots of a serialized discussion (or part of one), at byte offsets; null if text and parse disagree. */
+function slotsOf(json: string, owners: ReadonlyMap<string, string>): Slot[] | null {
   const expected: Expected[] = [];
   if (!expectedSlots(JSON.parse(json), owners, expected)) return null;
   const slots: Slot[] = [];
@@ -229,12 +238,57 @@ export function sharedDocOf(
     last = valueAt;
     slots.push({ at: bytes, kind: want.kind, ref: want.ref });
   }
-  if (slots.length !== expected.length) return null;
-  const likedIds = slots.filter((s) => s.kind === LIKED).map((s) => s.ref as string);
-  const optionIds = slots.filter((s) => s.kind === VOTED).map((s) => s.ref as number);
-  const full = Buffer.from(json);
-  const own = cut ? cutProfiles(json, full, slots) : { bytes: copied([full], full.length), cuts: [], fragments: [] };
-  return { ...own, slots, likedIds, optionIds };
+  return slots.length === expected.length ? slots : null;
+}
+
+const markedIds = (slots: readonly Slot[]) => ({
+  likedIds: slots.filter((s) => s.kind === LIKED).map((s) => s.ref as string),
+  optionIds: slots.filter((s) => s.kind === VOTED).map((s) => s.ref as number),
+});
+
+/**
+ * `doc` with its bytes [at, end) replaced by `text`, a value serialized as the route does
+ * (docs/decisions/0198). The slots in `text` are found as `sharedDocOf` finds them (`owners`: the
+ * owners of the entities it shows); those after the range move with it. Undefined when a profile
+ * was cut out inside the range or the slots of `text` are not as expected (the caller rebuilds).
+ */
+export function spliced(
+  doc: SharedDoc,
+  at: number,
+  end: number,
+  text: string,
+  owners: ReadonlyMap<string, string>,
+): SharedDoc | undefined {
+  if (doc.cuts.some((c) => c >= at && c < end)) return undefined;
+  const inner = slotsOf(text, owners);
+  if (!inner) return undefined;
+  const value = Buffer.from(text);
+  const shift = value.length - (end - at);
+  const moved = (offset: number) => (offset >= end ? offset + shift : offset);
+  const slots = [
+    ...doc.slots.filter((s) => s.at < at),
+    ...inner.map((s) => ({ ...s, at: s.at + at })),
+    ...doc.slots.filter((s) => s.at >= end).map((s) => ({ ...s, at: s.at + shift })),
+  ];
+  const { bytes } = doc;
+  return {
+    bytes: copied([bytes.subarray(0, at), value, bytes.subarray(end)], bytes.length + shift),
+    cuts: doc.cuts.map(moved),
+    fragments: doc.fragments,
+    slots,
+    ...markedIds(slots),
+  };
+}
+
+/** The owners that `doc`'s slots in [at, end) name: each entity's OWNER slot precedes its LIKED one. */
+export function ownersIn(doc: SharedDoc, at: number, end: number): Map<string, string> {
+  const owners = new Map<string, string>();
+  const inside = doc.slots.filter((s) => s.at >= at && s.at < end);
+  for (const [i, slot] of inside.entries()) {
+    const next = inside[i + 1];
+    if (slot.kind === OWNER && next?.kind === LIKED) owners.set(next.ref as string, slot.ref as string);
+  }
+  return owners;
 }
 
 /**
@@ -291,24 +345,6 @@ export function pushOverlaid(parts: Buffer[], doc: SharedDoc, me: string | null,
     }
   }
   upTo(bytes.length);
-}
-
-/**
- * `doc` with its bytes [at, end) replaced by `text` (docs/decisions/0198): slots and cuts after the
- * range move with it. Undefined when a slot or a cut lies inside the range (the caller rebuilds).
- */
-export function spliced(doc: SharedDoc, at: number, end: number, text: Buffer): SharedDoc | undefined {
-  const inside = (offset: number) => offset >= at && offset < end;
-  if (doc.slots.some((s) => inside(s.at)) || doc.cuts.some((c) => c > at && c < end)) return undefined;
-  const shift = text.length - (end - at);
-  const moved = (offset: number) => (offset >= end ? offset + shift : offset);
-  const { bytes } = doc;
-  return {
-    ...doc,
-    bytes: copied([bytes.subarray(0, at), text, bytes.subarray(end)], bytes.length + shift),
-    cuts: doc.cuts.map(moved),
-    slots: doc.slots.map((s) => ({ ...s, at: moved(s.at) })),
-  };
 }
 
 /** The document's bytes as shared (every slot false), in one buffer. */

@@ -77,7 +77,13 @@ const DELETED_USER: UserProfile = {
   piLevel: 0,
 };
 
-export function profileOf(b: Pick<Bundle, "users" | "blockedBy">, userId: string): UserProfile {
+/** The profiles an answer shows, and which of their users block the requester. */
+export interface Profiles {
+  users: ReadonlyMap<string, Pick<UserRecord, "profile">>;
+  blockedBy: ReadonlySet<string>;
+}
+
+export function profileOf(b: Profiles, userId: string): UserProfile {
   const record = b.users.get(userId);
   if (!record) return DELETED_USER;
   return b.blockedBy.has(userId) ? { ...record.profile, isBlocked: true } : record.profile;
@@ -100,7 +106,7 @@ export function toAltAttachment(a: AttachmentView): AttachmentAltView {
   };
 }
 
-const mentionsOf = (b: Bundle, entityId: string) =>
+const mentionsOf = (b: Profiles & Pick<Bundle, "mentions">, entityId: string) =>
   (b.mentions.get(entityId) ?? []).map((m) => ({ user: profileOf(b, m.userId), isDirect: m.isDirect }));
 
 const tagsOf = (b: Bundle, postId: string) =>
@@ -192,11 +198,7 @@ export function toPostView<F extends AttachmentForm>(row: PostRow, b: Bundle, fo
 export const emotionsLink = (entityId: string, offset: number, take: number) =>
   `/api/v1/reactions/${entityId}/emotions?offset=${offset}&take=${take}`;
 
-export function toEmotion(
-  like: LikeRow,
-  b: Pick<Bundle, "users" | "blockedBy">,
-  parentSeq: number | undefined,
-): EmotionView {
+export function toEmotion(like: LikeRow, b: Profiles, parentSeq: number | undefined): EmotionView {
   return emotionOf(like, profileOf(b, like.userId), parentSeq);
 }
 
@@ -219,7 +221,7 @@ export function toReactions(
   likes: LikeRow[],
   take: number,
   offset: number,
-  b: Pick<Bundle, "users" | "blockedBy">,
+  b: Profiles,
   parentSeq: number | undefined,
 ): ReactionsView {
   return reactionsOf(
@@ -254,7 +256,7 @@ export function reactionsOf(
 
 export function toCommentItem(
   row: CommentRow,
-  b: Bundle,
+  b: Profiles & Pick<Bundle, "mentions">,
   extra: {
     postSeq: number;
     parentSeq: number | undefined;

@@ -4,16 +4,16 @@ import { engines, type Harness, rid, startHarness, type TestUser } from "../supp
 import { client, RW } from "./helpers.js";
 
 /*
- * A post's new like is added to its kept documents and to the liker's kept marks instead of their
- * being built again (docs/decisions/0198). Through the real app: after each like every reader is
- * answered exactly what a server without the cache answers, and the cache counts no miss, so the
- * answers came from the patched parts. Likes cross the preview's 10 (the oldest shown drops out,
- * `next` appears), and the post has a comment whose slots come before the preview and the post's
- * own slots after it.
+ * A post's new like or plain top-level comment is added to its kept documents (and a like to the
+ * liker's kept marks) instead of their being built again (docs/decisions/0198). Through the real
+ * app: after each write every reader is answered exactly what a server without the cache answers,
+ * and the cache counts no miss, so the answers came from the patched parts. Likes cross the
+ * preview's 10 (the oldest shown drops out, `next` appears); comments cross a take of 5, dropping
+ * a comment with a reply (and their slots), while the commenter sees `isOwner` on their own.
  */
 const TOKEN = "like-patches-test-token";
 
-describe.each(engines())("likes added to kept documents on %s", (engine) => {
+describe.each(engines())("likes and comments added to kept documents on %s", (engine) => {
   let h: Harness;
   let uncached: App;
   let alice: TestUser;
@@ -29,7 +29,11 @@ describe.each(engines())("likes added to kept documents on %s", (engine) => {
     users = [];
     for (let i = 0; i < 14; i++) users.push(await h.user(RW));
     post = (await c.post(alice, { message: "Liked by many — ünïcode too" })).id;
-    await c.ok(users[0]!, "POST", `/api/v1/posts/${post}/comments`, { message: "First!" }, 201);
+    const first = await c.ok(users[0]!, "POST", `/api/v1/posts/${post}/comments`, { message: "First!" }, 201);
+    await c.ok(users[1]!, "POST", `/api/v1/posts/${post}/comments/${first.entity.id}/replies`, { message: "Re" }, 201);
+    for (const u of users.slice(1, 4)) {
+      await c.ok(u, "POST", `/api/v1/posts/${post}/comments`, { message: `Me too, ${u.user.username}` }, 201);
+    }
     for (const u of users.slice(0, 9)) await c.ok(u, "POST", `/api/v1/posts/${post}/likes`, undefined, 204);
   });
   afterAll(async () => {
@@ -48,9 +52,9 @@ describe.each(engines())("likes added to kept documents on %s", (engine) => {
     return Number(line!.split(" ")[1]);
   }
 
-  /** Every reader of the post (anonymous, its owner, a liker, one who never likes) at three takes. */
+  /** Every reader of the post (anonymous, its owner, a liker and commenter, one who never writes). */
   const reads = (): [TestUser | null, string][] =>
-    [null, alice, users[0]!, users[13]!].flatMap((who) =>
+    [null, alice, users[0]!, users[5]!, users[13]!].flatMap((who) =>
       [0, 5, 10].map((take) => [who, `/api/v1/posts/${post}?take=${take}`] as [TestUser | null, string]),
     );
 
@@ -98,5 +102,35 @@ describe.each(engines())("likes added to kept documents on %s", (engine) => {
     expect(await misses()).toBeGreaterThan(before);
     await c.ok(users[12]!, "POST", `/api/v1/posts/${post}/likes`, undefined, 204);
     await expectCoherent("a like again after the unlike");
+  });
+
+  it("adds a plain top-level comment in place, past the take, and its owner sees it as theirs", async () => {
+    for (const u of [users[4]!, users[5]!, users[4]!]) {
+      const before = await misses();
+      const text = `"isOwner":false \\ ünïcode ${u.user.username}`;
+      await c.ok(u, "POST", `/api/v1/posts/${post}/comments`, { message: text }, 201);
+      await expectCoherent(`a comment by ${u.user.username}`);
+      // One rebuild: the take=0 document shows no comment, so it cannot tell whether it counts this one.
+      expect(await misses(), `a comment by ${u.user.username}`).toBe(before + 1);
+    }
+    const page = await c.ok(users[4]!, "GET", `/api/v1/posts/${post}?take=5`);
+    expect(page.commentsData.reactionPaging.totalCount).toBe(7);
+    expect(page.summary.totalCommentsAndReplies).toBe(8);
+    expect(page.commentsData.comments).toHaveLength(5);
+    expect(page.commentsData.comments[0].requesterContext.isOwner).toBe(true);
+    expect(page.commentsData.comments[1].requesterContext.isOwner).toBe(false);
+  });
+
+  it("builds the documents again for a reply or a comment with a mention", async () => {
+    const [top] = (await c.ok(null, "GET", `/api/v1/posts/${post}?take=5`)).commentsData.comments;
+    for (const [what, url, message] of [
+      ["a reply", `/api/v1/posts/${post}/comments/${top.entity.id}/replies`, "A reply"],
+      ["a mention", `/api/v1/posts/${post}/comments`, `Hey @${alice.user.username}`],
+    ]) {
+      await c.ok(users[6]!, "POST", url!, { message }, 201);
+      const before = await misses();
+      await expectCoherent(what!);
+      expect(await misses(), what).toBeGreaterThan(before);
+    }
   });
 });
