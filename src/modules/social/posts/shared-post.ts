@@ -3,13 +3,7 @@ import { assembleDiscussions } from "../shared/assemble.js";
 import { callerMarks, keptCallerMarks } from "../shared/caller-marks.js";
 import type { CallerMarks } from "../shared/caller-marks.repository.js";
 import { dependenciesOf } from "../shared/read-cache.js";
-import {
-  type Built,
-  pushOverlaid,
-  type SharedParts,
-  sharedBytes,
-  sharedDocOf,
-} from "../shared/shared-documents.js";
+import { type Built, pushOverlaid, type SharedParts, sharedBytes, sharedDocOf } from "../shared/shared-documents.js";
 import { socialRepository } from "../shared/social.repository.js";
 import type { DiscussionView } from "../shared/social.view.js";
 import { POST_REACTIONS_TAKE } from "./get-post.js";
