@@ -6,12 +6,14 @@
 // usage: npm run build && node bench/many.mjs [scenario ...] [--engine sqlite,postgres]
 //        [--world small|default|large, or a list: small,large also prints the scale comparison]
 //        [--duration S] [--rounds N] [--connections C] [--sequence N] [--warm N] [--reuse DIR]
-//        [--profile [--top N]] [--cache-stats]
+//        [--profile [--top N]] [--cache-stats] [--writes L,C,P]
 // --warm N: before the rounds the app answers N requests of earlier traffic (the same scenario,
 // another seed: other callers, other posts of the same Zipf law), as a server that has been up
 // serves the measured traffic; 0 measures from a cold start (docs/decisions/0179).
 // --profile: the app's CPU is profiled over the measured rounds (bench/profile-on-signal.mjs); its
 // busiest functions are printed per scenario.
+// --writes L,C,P: the shares of the social scenarios' requests that like, comment and post
+// (default 0.02,0.02,0.01); e.g. 0,0,0 for reads alone, to price each kind of write (0197, 0198).
 // --cache-stats: the app runs with METRICS=on and the read cache's hits, misses, entries and bytes
 // are printed after the rounds (the recorder adds a little CPU per request: compare like with like).
 import { spawn } from "node:child_process";
@@ -22,7 +24,7 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { cpuSeconds, median, plainInserts, profileSummary, rssMb, startApp } from "./lib.mjs";
 import { SCENARIOS } from "./many/scenarios.mjs";
-import { cursor } from "./many/traffic.mjs";
+import { cursor, writeMix } from "./many/traffic.mjs";
 import { createEngine } from "./world/engines.mjs";
 import { seedWorld } from "./world/seed.mjs";
 import { WORLDS } from "./world/sizes.mjs";
@@ -43,6 +45,7 @@ const { values, positionals } = parseArgs({
     reuse: { type: "string" },
     profile: { type: "boolean", default: false },
     "cache-stats": { type: "boolean", default: false },
+    writes: { type: "string", default: "0.02,0.02,0.01" },
     top: { type: "string", default: "30" },
     help: { type: "boolean", default: false },
   },
@@ -50,10 +53,16 @@ const { values, positionals } = parseArgs({
 const names = positionals.length ? positionals : Object.keys(SCENARIOS);
 if (values.help || names.some((n) => !SCENARIOS[n])) {
   console.log(
-    `usage: node bench/many.mjs [scenario ...] [--engine sqlite,postgres] [--world small|default|large] [--duration S] [--rounds N] [--connections C] [--sequence N] [--warm N] [--reuse DIR] [--profile [--top N]] [--cache-stats]\nscenarios: ${Object.keys(SCENARIOS).join(", ")}`,
+    `usage: node bench/many.mjs [scenario ...] [--engine sqlite,postgres] [--world small|default|large] [--duration S] [--rounds N] [--connections C] [--sequence N] [--warm N] [--reuse DIR] [--profile [--top N]] [--cache-stats] [--writes L,C,P]\nscenarios: ${Object.keys(SCENARIOS).join(", ")}`,
   );
   process.exit(values.help ? 0 : 2);
 }
+const mix = values.writes.split(",").map(Number);
+if (mix.length !== 3 || mix.some((x) => !(x >= 0)) || mix[0] + mix[1] + mix[2] > 1) {
+  console.error(`--writes takes three shares (likes, comments, posts) summing to at most 1, e.g. 0.02,0.02,0.01`);
+  process.exit(2);
+}
+[writeMix.likes, writeMix.comments, writeMix.posts] = mix;
 const opts = { duration: Number(values.duration), connections: Number(values.connections) };
 const rounds = Number(values.rounds);
 const engines = values.engine.split(",");

@@ -59,9 +59,12 @@ export function feedPageOf(world, n) {
   return `/api/v1/feeds/users/${userId(a)}?take=20&offset=${Math.floor(position / 20) * 20}`;
 }
 
+/** The share of the social scenarios' requests that are each kind of write (`--writes`). */
+export const writeMix = { likes: 0.02, comments: 0.02, posts: 0.01 };
+
 /**
- * `length` requests: `read(n)` gives the read of Zipf-chosen post n; 5% are writes on a
- * Zipf-chosen post (2% likes, 2% comments, 1% new posts). `key` names the baseline's answer.
+ * `length` requests: `read(n)` gives the read of Zipf-chosen post n; by default 5% are writes on a
+ * Zipf-chosen post (2% likes, 2% comments, 1% new posts: `writeMix`). `key` names the baseline's answer.
  */
 export function socialSequence(world, callers, length, read, seed = 19) {
   const random = rng(seed);
@@ -71,7 +74,7 @@ export function socialSequence(world, callers, length, read, seed = 19) {
     const c = Math.floor(random() * callers.length);
     const n = pick();
     const r = random();
-    const [L, C, P] = (process.env.XMIX ?? "0.02,0.02,0.01").split(",").map(Number);
+    const { likes: L, comments: C, posts: P } = writeMix;
     if (r < 1 - L - C - P) {
       const path = read(n);
       out.push(entry(callers, c, callers.length, "GET", path, undefined, `GET ${path}`));
