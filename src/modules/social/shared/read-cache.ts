@@ -185,7 +185,9 @@ export class SocialReadCache {
       this.floor = g;
     }
     for (const { key, value, size } of patched) {
-      const old = this.entries.get(key)!;
+      // Storing an earlier patch may have evicted this part to stay within the budget.
+      const old = this.entries.get(key);
+      if (!old) continue;
       const fresh: Entry = { value, size, generation: g, deps: old.deps, bornAt: old.bornAt };
       if (size <= this.settings.maxBytes) this.store(key, fresh);
       else this.drop(key, old);
