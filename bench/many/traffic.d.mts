@@ -10,6 +10,8 @@ export interface SequencedRequest {
   pool: number;
   headers: Record<string, string>;
 }
+/** The shares of the social scenarios' requests that like, comment and post (`--writes`). */
+export declare const writeMix: { likes: number; comments: number; posts: number };
 export declare function rng(seed: number): () => number;
 export declare function zipf(n: number, s: number, random: () => number): () => number;
 export declare function feedPageOf(world: WorldSizes, n: number): string;
