@@ -47,6 +47,27 @@ describe("the social read cache", () => {
     expect(cache.peek("k")?.toString()).toBe("fresh");
   });
 
+  it("keeps a patched part as of the change, and drops what a failing patcher would have patched", () => {
+    const { cache } = cacheAt();
+    const like = { postId: "p1", id: "l1", seq: 7, userId: "u1", createdAt: "", owner: {} };
+    cache.keep("doc", "likes: 1", 8, [postKey("p1")], cache.current);
+    cache.keep("other", "shows p1 too", 12, [postKey("p1")], cache.current);
+    cache.patchWith((event, kept) =>
+      event.like ? [{ key: "doc", value: `${kept("doc")} + ${event.like.id}`, size: 13 }] : [],
+    );
+    cache.changed({ postIds: ["p1"], userIds: ["u1"], listings: false, like });
+    expect(cache.peekValue("doc"), "patched, current after the change").toBe("likes: 1 + l1");
+    expect(cache.peekValue("other"), "not patched: stale").toBeUndefined();
+
+    cache.keep("other", "shows p1 too", 12, [postKey("p1")], cache.current);
+    cache.patchWith(() => {
+      throw new Error("a patcher's bug");
+    });
+    cache.changed({ postIds: ["p1"], userIds: ["u1"], listings: false, like: { ...like, id: "l2", seq: 8 } });
+    expect(cache.peekValue("doc"), "the other patcher still patches").toBe("likes: 1 + l1 + l2");
+    expect(cache.peekValue("other"), "the change is marked despite the failure").toBeUndefined();
+  });
+
   it("drops feed answers when listings change, not post answers", async () => {
     const { cache } = cacheAt();
     await cache.fill("feed", answer("page", [LISTINGS, postKey("p1")]));

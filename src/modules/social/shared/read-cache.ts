@@ -165,7 +165,7 @@ export class SocialReadCache {
   changed(event: Change): void {
     // Patches read the parts as they were just before this change: only a part that was current
     // then, and so reflects every earlier change, is rewritten; it is then as of this change.
-    const patched = event.everywhere ? [] : this.patchers.flatMap((p) => p(event, (key) => this.currentValue(key)));
+    const patched = event.everywhere ? [] : this.patchers.flatMap((p) => this.patchesOf(p, event));
     const g = ++this.generation;
     if (event.everywhere) {
       this.changedAt.clear();
@@ -196,6 +196,18 @@ export class SocialReadCache {
 
   stats(): { entries: number; bytes: number; hits: number; misses: number } {
     return { entries: this.entries.size, bytes: this.bytes, hits: this.hits, misses: this.misses };
+  }
+
+  /**
+   * What `patcher` rewrites for `event`; nothing if it fails, so that a failing patch leaves its
+   * parts to go stale with the change instead of stopping the change from being marked.
+   */
+  private patchesOf(patcher: Patcher, event: Change): ReturnType<Patcher> {
+    try {
+      return patcher(event, (key) => this.currentValue(key));
+    } catch {
+      return [];
+    }
   }
 
   /** The value kept under `key` while current, without counting a hit or moving it up. */
