@@ -3,20 +3,16 @@
 // comments, for one post given 2,000 comments, and for 20 posts one of which has them.
 // usage: npm run build && node bench/world/seed.mjs --world small --out /tmp/world
 //        node bench/comments-preview.mjs /tmp/world/small.db
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import Database from "better-sqlite3";
+import { copyOfStore } from "./lib.mjs";
 
 const seeded = process.argv[2];
 if (!seeded) {
   console.error("usage: node bench/comments-preview.mjs STORE.db");
   process.exit(2);
 }
-const dir = mkdtempSync(join(tmpdir(), "sta-comments-preview-"));
-const file = join(dir, "store.db");
-copyFileSync(seeded, file);
-const db = new Database(file);
+const copy = copyOfStore(seeded, "sta-comments-preview-");
+const db = new Database(copy.file);
 const VISIBLE = "is_deleted = 0 and is_spam = 0 and parent_id is null";
 const windowed = (ids) =>
   db.prepare(
@@ -66,4 +62,4 @@ db.transaction(() => {
 time("1 post of 2,000 comments", [hot]);
 time("20 posts, one of 2,000 comments", posts);
 db.close();
-rmSync(dir, { recursive: true, force: true });
+copy.drop();

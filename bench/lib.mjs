@@ -1,9 +1,9 @@
 // Shared pieces of the benchmark harness: start the real server and the baseline as child
 // processes, drive them with autocannon, sample the server's resident memory.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 
@@ -251,4 +251,16 @@ export function profileSummary(dir, top) {
     lines.push(`${((v / (total - idle)) * 100).toFixed(1).padStart(10)}  ${k}`);
   lines.push(`profile: ${file}`);
   return lines;
+}
+
+/**
+ * A copy of the SQLite store `seeded` (with its -wal and -shm when present) in a fresh temp folder
+ * named after `prefix`, so a run never changes the seeded one; `drop()` removes the copy.
+ */
+export function copyOfStore(seeded, prefix, name = basename(seeded)) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const file = join(dir, name);
+  copyFileSync(seeded, file);
+  for (const suffix of ["-wal", "-shm"]) if (existsSync(seeded + suffix)) copyFileSync(seeded + suffix, file + suffix);
+  return { file, drop: () => rmSync(dir, { recursive: true, force: true }) };
 }

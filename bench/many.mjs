@@ -17,12 +17,12 @@
 // --cache-stats: the app runs with METRICS=on and the read cache's hits, misses, entries and bytes
 // are printed after the rounds (the recorder adds a little CPU per request: compare like with like).
 import { spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { cpuSeconds, median, plainInserts, profileSummary, rssMb, startApp } from "./lib.mjs";
+import { copyOfStore, cpuSeconds, median, plainInserts, profileSummary, rssMb, startApp } from "./lib.mjs";
 import { SCENARIOS } from "./many/scenarios.mjs";
 import { cursor, writeMix } from "./many/traffic.mjs";
 import { createEngine } from "./world/engines.mjs";
@@ -249,12 +249,7 @@ function seededEarlier(dir, worldName) {
   const seeded = join(dir, `${worldName}.db`);
   const callersFile = join(dir, `${worldName}.callers.json`);
   if (!existsSync(seeded) || !existsSync(callersFile)) return undefined;
-  const copyDir = mkdtempSync(join(tmpdir(), "sta-many-world-"));
-  const database = join(copyDir, `${worldName}.db`);
-  copyFileSync(seeded, database);
-  for (const suffix of ["-wal", "-shm"])
-    if (existsSync(seeded + suffix)) copyFileSync(seeded + suffix, database + suffix);
-  const drop = async () => rmSync(copyDir, { recursive: true, force: true });
+  const { file: database, drop } = copyOfStore(seeded, "sta-many-world-");
   const engine = { kind: "sqlite", database, env: { SECRETS_KEY: SECRETS_KEY_FOR_REUSE }, drop };
   return { engine, world: WORLDS[worldName], callers: JSON.parse(readFileSync(callersFile, "utf8")) };
 }

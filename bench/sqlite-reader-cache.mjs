@@ -5,23 +5,19 @@
 // each pair, and on the writing connection itself after its own writes.
 // usage: npm run build && node bench/world/seed.mjs --world small --out /tmp/world
 //        node bench/sqlite-reader-cache.mjs /tmp/world/small.db
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import Database from "better-sqlite3";
+import { copyOfStore } from "./lib.mjs";
 
 const seeded = process.argv[2];
 if (!seeded) {
   console.error("usage: node bench/sqlite-reader-cache.mjs WORLD.db");
   process.exit(2);
 }
-const dir = mkdtempSync(join(tmpdir(), "sta-reader-cache-"));
-const file = join(dir, "world.db");
-copyFileSync(seeded, file);
-const writer = new Database(file);
+const copy = copyOfStore(seeded, "sta-reader-cache-");
+const writer = new Database(copy.file);
 writer.pragma("journal_mode = WAL");
 writer.pragma("synchronous = NORMAL");
-const reader = new Database(file, { readonly: true });
+const reader = new Database(copy.file, { readonly: true });
 
 const ids = writer
   .prepare("select id from users limit 12 offset 100")
@@ -70,4 +66,4 @@ for (let round = 0; round < 2; round++) {
 }
 reader.close();
 writer.close();
-rmSync(dir, { recursive: true, force: true });
+copy.drop();

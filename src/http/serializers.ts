@@ -12,13 +12,7 @@ type Compile = ReturnType<Build>;
 export function lazySerializers(eager: Build = SerializerSelector()): Build {
   return (externalSchemas, serializerOpts) => {
     const compile: Compile = eager(externalSchemas, serializerOpts);
-    return (route) => {
-      let serialize: ((data: unknown) => string) | undefined;
-      return (data: unknown) => {
-        serialize ??= compile(route) as (data: unknown) => string;
-        return serialize(data);
-      };
-    };
+    return (route) => onFirstUse(() => compile(route) as Serialize);
   };
 }
 
@@ -27,11 +21,18 @@ export function lazySerializers(eager: Build = SerializerSelector()): Build {
  * answer written apart from its route (docs/decisions/0198): the same schema gives the same bytes.
  */
 export function serializerOf<T>(schema: object): (data: T) => string {
-  let serialize: ((data: unknown) => string) | undefined;
-  return (data: T) => {
-    serialize ??= SerializerSelector()({}, {})({ schema, method: "GET", url: "", httpStatus: "200" }) as (
-      data: unknown,
-    ) => string;
+  return onFirstUse(
+    () => SerializerSelector()({}, {})({ schema, method: "GET", url: "", httpStatus: "200" }) as Serialize,
+  );
+}
+
+type Serialize = (data: unknown) => string;
+
+/** The serializer `make` compiles, compiled on the first call. */
+function onFirstUse(make: () => Serialize): Serialize {
+  let serialize: Serialize | undefined;
+  return (data) => {
+    serialize ??= make();
     return serialize(data);
   };
 }

@@ -37,6 +37,8 @@ export function rangesOf(json: string): DocRanges | null {
   return comments && likes && summary ? { comments, likes, summary } : null;
 }
 
+const NO_TAKES: ReadonlySet<number> = new Set();
+
 /** Posts whose takes are noted before the notes start afresh. */
 const MAX_NOTED_POSTS = 50_000;
 
@@ -58,6 +60,6 @@ export class PostDocTakes {
   }
 
   of(postId: string): ReadonlySet<number> {
-    return this.byPost.get(postId) ?? new Set();
+    return this.byPost.get(postId) ?? NO_TAKES;
   }
 }
