@@ -1,7 +1,7 @@
 // Where a server's SQLite time goes, statement by statement: a preload (`node --import
 // ./bench/sql-timing.mjs dist/main.js serve …`) that wraps better-sqlite3's Statement run/get/all/
 // iterate and, when the process ends (SIGTERM or exit), writes each SQL text's calls, total and
-// mean microseconds (wall time of the native call), slowest first, to SQL_TIMING_OUT (default
+// mean microseconds (wall time of the native call) and connection (W writer, R reader), slowest first, to SQL_TIMING_OUT (default
 // ./sql-timing.txt). bench/lib.mjs's startApp passes node arguments: startApp(env, ["--import",
 // "./bench/sql-timing.mjs"]). It adds a few microseconds per statement: compare texts, not runs.
 import { writeFileSync } from "node:fs";
@@ -19,7 +19,8 @@ for (const name of ["run", "get", "all", "iterate"]) {
       return original.apply(this, args);
     } finally {
       const us = Number(process.hrtime.bigint() - t) / 1000;
-      const key = this.source.replace(/\s+/g, " ").slice(0, 160);
+      // W: the writer connection, R: the read-only reader (decision 0186).
+      const key = `${this.database.readonly ? "R" : "W"} ${this.source.replace(/\s+/g, " ").slice(0, 160)}`;
       const s = stats.get(key) ?? { calls: 0, us: 0 };
       s.calls += 1;
       s.us += us;

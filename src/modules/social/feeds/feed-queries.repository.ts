@@ -31,7 +31,6 @@ export const feedQueries = {
     ) => {
       let q = db
         .selectFrom("posts")
-        .innerJoin("users as owner", "owner.id", "posts.ownerId")
         .selectAll("posts")
         .where((eb) => visible(eb, shape.anon ? null : me));
       switch (shape.kind) {

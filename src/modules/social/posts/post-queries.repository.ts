@@ -17,7 +17,6 @@ export const postQueries = {
     (db, anon: boolean, [postId, me]: readonly [string, string]) =>
       db
         .selectFrom("posts")
-        .innerJoin("users as owner", "owner.id", "posts.ownerId")
         .selectAll("posts")
         .select((eb) =>
           eb

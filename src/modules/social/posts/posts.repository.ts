@@ -55,7 +55,6 @@ export const postsRepository = (db: Executor) => ({
   async isVisible(postId: string, requesterId: string | null): Promise<boolean> {
     const row = await db
       .selectFrom("posts")
-      .innerJoin("users as owner", "owner.id", "posts.ownerId")
       .select("posts.id")
       .where("posts.id", "=", postId)
       .where((eb) => visible(eb, requesterId))

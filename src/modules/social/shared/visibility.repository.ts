@@ -1,7 +1,7 @@
 import type { ExpressionBuilder } from "kysely";
 import type { Database } from "../../../infra/db/schema.js";
 
-type PostsEb = ExpressionBuilder<Database & { owner: Database["users"] }, "posts" | "owner">;
+type PostsEb = ExpressionBuilder<Database, "posts">;
 
 /** No block between the requester and the owner (`ownerRef`), in either direction: two conditions. */
 function noBlockEitherWay(
@@ -34,14 +34,24 @@ function noBlockEitherWay(
 
 /**
  * What a requester may see: not deleted, not spam, not a private profile's (unless their own),
- * and nothing across a block in either direction.
+ * and nothing across a block in either direction. The owner's privacy is a subquery, not a join
+ * of `users`: SQLite ran the one-post read 5x faster so (decision 0199).
  */
 export function visible(eb: PostsEb, requesterId: string | null) {
   const conditions = [eb("posts.isDeleted", "=", 0), eb("posts.isSpam", "=", 0)];
-  if (requesterId === null) return eb.and([...conditions, eb("owner.isPrivate", "=", 0)]);
+  const ownerPublic = eb.not(
+    eb.exists(
+      eb
+        .selectFrom("users as owner")
+        .select("owner.id")
+        .whereRef("owner.id", "=", "posts.ownerId")
+        .where("owner.isPrivate", "=", 1),
+    ),
+  );
+  if (requesterId === null) return eb.and([...conditions, ownerPublic]);
   return eb.and([
     ...conditions,
-    eb.or([eb("owner.isPrivate", "=", 0), eb("owner.id", "=", requesterId)]),
+    eb.or([ownerPublic, eb("posts.ownerId", "=", requesterId)]),
     ...noBlockEitherWay(eb, requesterId, "posts.ownerId"),
   ]);
 }
