@@ -133,4 +133,23 @@ describe.each(engines())("likes and comments added to kept documents on %s", (en
       expect(await misses(), what).toBeGreaterThan(before);
     }
   });
+
+  it("answers a new comment or reply with the item a read then shows, built without reading it back", async () => {
+    const other = await c.post(alice, { message: "Answers" });
+    const top = await c.ok(users[7]!, "POST", `/api/v1/posts/${other.id}/comments`, { message: "Top ü" }, 201);
+    const repliesUrl = `/api/v1/posts/${other.id}/comments/${top.entity.id}/replies`;
+    const reply = await c.ok(users[8]!, "POST", repliesUrl, { message: "Reply" }, 201);
+    const mention = `With @${alice.user.username}`;
+    const mentioning = await c.ok(users[8]!, "POST", `/api/v1/posts/${other.id}/comments`, { message: mention }, 201);
+    const shown = async (who: TestUser, url: string, id: string) =>
+      (await c.ok(who, "GET", url)).comments.find((x: { entity: { id: string } }) => x.entity.id === id);
+    const comments = `/api/v1/posts/${other.id}/comments?take=100`;
+    expect(top.requesterContext.isOwner).toBe(true);
+    expect(reply.entity.parent).toEqual({ id: top.entity.id, obsoleteId: top.entity.obsoleteId, type: "Comment" });
+    // The reply under the comment, as its commenter sees it: not theirs.
+    const replied = { ...reply, requesterContext: { ...reply.requesterContext, isOwner: false } };
+    expect(await shown(users[7]!, comments, top.entity.id)).toEqual({ ...top, repliesCount: 1, replies: [replied] });
+    expect(await shown(users[8]!, repliesUrl, reply.entity.id)).toEqual(reply);
+    expect(await shown(users[8]!, comments, mentioning.entity.id)).toEqual(mentioning);
+  });
 });

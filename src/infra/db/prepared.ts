@@ -104,3 +104,24 @@ function compileTemplate<S, V extends readonly Value[], O>(
   });
   return { sql: compiled.sql, query: compiled.query, slots };
 }
+
+/**
+ * A row to insert through a prepared query (decision 0199): its columns, which are the query's
+ * shape (`shapeKey`: `columns.join()`), and their values, bound per call. Columns whose value is
+ * undefined are left out, as Kysely's `values` leaves them out. `rowFrom` puts the row back
+ * together inside `build`.
+ */
+export function insertShape(row: object): [columns: string[], values: unknown[]] {
+  const columns: string[] = [];
+  const values: unknown[] = [];
+  for (const [column, value] of Object.entries(row)) {
+    if (value === undefined) continue;
+    columns.push(column);
+    values.push(value);
+  }
+  return [columns, values];
+}
+
+/** The row of `columns` and their `values` (inside a prepared query's `build`). */
+export const rowFrom = <T>(columns: readonly string[], values: readonly unknown[]): T =>
+  Object.fromEntries(columns.map((c, i) => [c, values[i]])) as T;

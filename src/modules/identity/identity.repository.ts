@@ -31,6 +31,13 @@ const activeKeyQuery = prepared(
   () => "",
 );
 
+/** Users by internal id: the profiles of every social read and write, compiled once per list length. */
+const usersByIds = prepared(
+  (db: Executor, _shape: null, [ids]: readonly [readonly string[]]) =>
+    db.selectFrom("users").selectAll().where("id", "in", ids),
+  () => "",
+);
+
 export const identityRepository = (db: Executor) => ({
   async insertUser(user: NewUser): Promise<UserRow> {
     return db.insertInto("users").values(user).returningAll().executeTakeFirstOrThrow();
@@ -46,7 +53,7 @@ export const identityRepository = (db: Executor) => ({
 
   async findUsersByIds(ids: readonly string[]): Promise<UserRow[]> {
     if (ids.length === 0) return [];
-    return db.selectFrom("users").selectAll().where("id", "in", ids).execute();
+    return usersByIds(db, null, [ids]);
   },
 
   async findUsersByGcids(gcids: readonly number[]): Promise<UserRow[]> {

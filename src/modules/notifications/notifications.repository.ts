@@ -1,6 +1,6 @@
 import type { Selectable } from "kysely";
 import type { Executor } from "../../infra/db/executor.js";
-import { prepared } from "../../infra/db/prepared.js";
+import { insertShape, prepared, rowFrom } from "../../infra/db/prepared.js";
 import type { NotificationsTable } from "../../infra/db/schema.js";
 
 export type NotificationRow = Selectable<NotificationsTable>;
@@ -18,9 +18,17 @@ const listForUserQuery = prepared(
   () => "",
 );
 
+/** One notification's insert, compiled once per set of columns (decision 0199). */
+const insertQuery = prepared(
+  (db: Executor, columns: readonly string[], values: readonly unknown[]) =>
+    db.insertInto("notifications").values(rowFrom<NotificationRow>(columns, values)),
+  (columns) => columns.join(),
+);
+
 export const notificationsRepository = (db: Executor) => ({
   async insert(row: NotificationRow): Promise<void> {
-    await db.insertInto("notifications").values(row).execute();
+    const [columns, values] = insertShape(row);
+    await insertQuery(db, columns, values);
   },
 
   /** Many at once, a few hundred rows per statement (a batch of copies closed, decision 0162). */

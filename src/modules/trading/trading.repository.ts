@@ -1,6 +1,6 @@
 import { type Insertable, type Selectable, sql } from "kysely";
 import type { Executor } from "../../infra/db/executor.js";
-import { prepared } from "../../infra/db/prepared.js";
+import { prepared, rowFrom } from "../../infra/db/prepared.js";
 import type {
   DemoAccountsTable,
   DemoOrdersTable,
@@ -102,8 +102,6 @@ const REQUEST_COLUMNS = [
   "createdAt",
 ] as const satisfies readonly (keyof Insertable<IdempotencyKeysTable>)[];
 
-const rowOf = <T>(columns: readonly string[], values: readonly unknown[]) =>
-  Object.fromEntries(columns.map((c, i) => [c, values[i]])) as T;
 const valuesOf = (columns: readonly string[], row: object) =>
   columns.map((c) => (row as Record<string, unknown>)[c] ?? null);
 
@@ -112,7 +110,7 @@ const Q = {
     (db, _: null, values: readonly unknown[]) =>
       db
         .insertInto("idempotencyKeys")
-        .values(rowOf<Insertable<IdempotencyKeysTable>>(REQUEST_COLUMNS, values))
+        .values(rowFrom<Insertable<IdempotencyKeysTable>>(REQUEST_COLUMNS, values))
         .onConflict((oc) => oc.columns(["userId", "requestId"]).doNothing())
         .returning("requestId"),
     () => "",
@@ -131,13 +129,13 @@ const Q = {
     (db, _: null, values: readonly unknown[]) =>
       db
         .insertInto("demoOrders")
-        .values(rowOf<Insertable<DemoOrdersTable>>(ORDER_COLUMNS, values))
+        .values(rowFrom<Insertable<DemoOrdersTable>>(ORDER_COLUMNS, values))
         .returning("orderId"),
     () => "",
   ),
   insertPosition: prepared(
     (db, _: null, values: readonly unknown[]) =>
-      db.insertInto("demoPositions").values(rowOf<Insertable<DemoPositionsTable>>(POSITION_COLUMNS, values)),
+      db.insertInto("demoPositions").values(rowFrom<Insertable<DemoPositionsTable>>(POSITION_COLUMNS, values)),
     () => "",
   ),
 };

@@ -1,6 +1,6 @@
 import type { Executor } from "../../../infra/db/executor.js";
-import { prepared } from "../../../infra/db/prepared.js";
-import type { Ids } from "../shared/social.rows.js";
+import { prepared, rowFrom } from "../../../infra/db/prepared.js";
+import type { Ids, NewComment } from "../shared/social.rows.js";
 import { flag, notBlockedWith } from "../shared/visibility.repository.js";
 
 /** A preview's parents (posts or comments), whether its reader is anonymous, and its order. */
@@ -12,6 +12,13 @@ export interface PreviewShape {
 
 /** The comment reads of the discussion path, compiled once per shape (see post-queries.repository.ts). */
 export const commentQueries = {
+  /** A new comment, as stored (decision 0199: compiled once per set of columns). */
+  insertComment: prepared(
+    (db, columns: readonly string[], values: readonly unknown[]) =>
+      db.insertInto("comments").values(rowFrom<NewComment>(columns, values)).returningAll(),
+    (columns) => columns.join(),
+  ),
+
   commentsByIds: prepared(
     (db, _: null, [ids]: readonly [Ids]) => db.selectFrom("comments").selectAll().where("id", "in", ids),
     () => "",

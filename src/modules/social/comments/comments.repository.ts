@@ -1,4 +1,5 @@
 import type { Executor } from "../../../infra/db/executor.js";
+import { insertShape } from "../../../infra/db/prepared.js";
 import { type CommentRow, count, type NewComment } from "../shared/social.rows.js";
 import { notBlockedWith } from "../shared/visibility.repository.js";
 import { commentQueries as Q } from "./comment-queries.repository.js";
@@ -23,7 +24,9 @@ function bySize(parentIds: readonly string[], sizes: ReadonlyMap<string, number>
 
 export const commentsRepository = (db: Executor) => ({
   async insertComment(row: NewComment): Promise<CommentRow> {
-    return db.insertInto("comments").values(row).returningAll().executeTakeFirstOrThrow();
+    const [columns, values] = insertShape(row);
+    const [inserted] = await Q.insertComment(db, columns, values);
+    return inserted!;
   },
 
   async findComment(id: string): Promise<CommentRow | undefined> {

@@ -7,8 +7,8 @@ import { socialChanged } from "../shared/changes.js";
 import { checkAttachments, checkText, newEntry, Problems } from "../shared/content.js";
 import { socialRepository } from "../shared/social.repository.js";
 import { COMMENT_MAX } from "../shared/social.schemas.js";
-import type { CommentItemView } from "../shared/social.view.js";
-import { type CommentInput, type CommentTarget, itemOf, liveComment } from "./comments.rules.js";
+import { type CommentItemView, newCommentItem } from "../shared/social.view.js";
+import { type CommentInput, type CommentTarget, itemOf, liveComment, REACTIONS_IN_COMMENTS } from "./comments.rules.js";
 
 /** Mentions in comments are written `@username` in the text (the body has no mentions field). */
 const MENTION_RE = /(?:^|[^\w@])@([A-Za-z0-9][A-Za-z0-9_.-]{2,31})/g;
@@ -70,7 +70,10 @@ export async function createComment(ctx: Ctx, target: CommentTarget, input: Comm
         occurredAt: now,
       });
     }
-    return comment;
+    return { comment, plain: unique.length === 0 };
   });
-  return itemOf(ctx, row, post.seq, actor.userId);
+  // A comment without mentions has nothing else to read back: no likes nor replies yet (0199).
+  if (!row.plain) return itemOf(ctx, row.comment, post.seq, actor.userId);
+  const at = { postSeq: post.seq, parentSeq: parent?.seq };
+  return newCommentItem(row.comment, me.profile, at, REACTIONS_IN_COMMENTS, actor.userId);
 }

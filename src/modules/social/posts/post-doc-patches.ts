@@ -5,9 +5,9 @@ import { ownersIn, spliced } from "../shared/shared-documents.js";
 import {
   type DiscussionView,
   emotionOf,
+  newCommentItem,
   type ReactionsView,
   reactionsOf,
-  toCommentItem,
 } from "../shared/social.view.js";
 import { POST_REACTIONS_TAKE } from "./get-post.js";
 import { type DocRanges, keyOf, type PostDoc, type PostDocTakes, postDocSize, type Range } from "./post-doc.js";
@@ -73,28 +73,12 @@ function withComment(
   // With no comment shown (take 0, or none yet), only a post with no comment is surely without it.
   if (newest ? Number(newest.entity.obsoleteId) >= comment.row.seq : total > 0) return undefined;
   const { row } = comment;
-  const item = toCommentItem(
-    row,
-    {
-      users: new Map([[row.ownerId, { profile: comment.owner as UserProfile }]]),
-      blockedBy: new Set(),
-      mentions: new Map(),
-    },
-    {
-      postSeq: comment.postSeq,
-      parentSeq: undefined,
-      repliesCount: 0,
-      likeTotal: 0,
-      likes: [],
-      reactionsTake: POST_REACTIONS_TAKE,
-      isLiking: false,
-      requesterId: null,
-    },
-  );
+  const at = { postSeq: comment.postSeq, parentSeq: undefined };
+  const item = newCommentItem(row, comment.owner as UserProfile, at, POST_REACTIONS_TAKE, null);
   const view = { reactionPaging: { totalCount: total + 1 }, comments: [item, ...data.comments].slice(0, take) };
   const owners = ownersIn(found.doc, ...ranges.comments);
   owners.set(row.id, row.ownerId);
-  const withItem = replaced(found, ranges, "comments", s.comments(view), owners);
+  const withItem = replaced(found, ranges, "comments", s.comments(view), owners, view);
   if (!withItem?.ranges) return undefined;
   const summary = JSON.parse(textOf(withItem, withItem.ranges.summary)) as DiscussionView["summary"];
   const counted = { ...summary, totalCommentsAndReplies: summary.totalCommentsAndReplies + 1 };
@@ -110,9 +94,10 @@ function replaced(
   name: keyof DocRanges,
   text: string,
   owners: ReadonlyMap<string, string>,
+  view?: unknown,
 ): PostDoc | undefined {
   const [at, end] = ranges[name];
-  const doc = spliced(found.doc, at, end, text, owners);
+  const doc = spliced(found.doc, at, end, text, owners, view);
   if (!doc) return undefined;
   const shift = doc.bytes.length - found.doc.bytes.length;
   const moved = ([a, e]: Range): Range => (a >= end ? [a + shift, e + shift] : [a, e]);

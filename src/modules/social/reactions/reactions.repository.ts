@@ -1,9 +1,18 @@
 import type { Executor } from "../../../infra/db/executor.js";
-import { prepared } from "../../../infra/db/prepared.js";
+import { insertShape, prepared, rowFrom } from "../../../infra/db/prepared.js";
 import { count, type Ids, type LikeRow } from "../shared/social.rows.js";
 
 /** The read of the discussion path, compiled once (infra/db/prepared.ts; see posts/post-queries.repository.ts). */
 const Q = {
+  insertLike: prepared(
+    (db, columns: readonly string[], values: readonly unknown[]) =>
+      db
+        .insertInto("likes")
+        .values(rowFrom<Omit<LikeRow, "seq">>(columns, values))
+        .onConflict((oc) => oc.columns(["entityId", "userId"]).doNothing())
+        .returning("seq"),
+    (columns) => columns.join(),
+  ),
   likeCounts: prepared(
     (db, _: null, [entityIds]: readonly [Ids]) =>
       db
@@ -72,12 +81,8 @@ async function likeCountsOf(db: Executor, entityIds: readonly string[]): Promise
 export const reactionsRepository = (db: Executor) => ({
   /** The new like's `seq`; undefined when the user already likes the entity. */
   async insertLike(row: Omit<LikeRow, "seq">): Promise<number | undefined> {
-    const r = await db
-      .insertInto("likes")
-      .values(row)
-      .onConflict((oc) => oc.columns(["entityId", "userId"]).doNothing())
-      .returning("seq")
-      .executeTakeFirst();
+    const [columns, values] = insertShape(row);
+    const [r] = await Q.insertLike(db, columns, values);
     return r?.seq;
   },
 

@@ -48,6 +48,7 @@ export interface SharedDoc {
 }
 
 const SLOT = /"(isOwner|isSubscribed|isLiking|isSaved|isPinned|isFollowing|isUserVoted)":(false|true)/g;
+const ANY_SLOT = new RegExp(SLOT.source);
 const FALSE = 5;
 const TRUE = Buffer.from("true");
 
@@ -223,10 +224,20 @@ export function sharedDocOf(
   return { ...own, slots, ...markedIds(slots) };
 }
 
-/** The slots of a serialized discussion (or part of one), at byte offsets; null if text and parse disagree. */
-function slotsOf(json: string, owners: ReadonlyMap<string, string>): Slot[] | null {
+/**
+ * The slots of a serialized discussion (or part of one), at byte offsets; null if text and parse
+ * disagree. `view`: the value `json` was serialized from, walked instead of parsing `json` (its
+ * keys in the serializer's order; a value in another order disagrees, and so gives null).
+ */
+function slotsOf(json: string, owners: ReadonlyMap<string, string>, view?: unknown): Slot[] | null {
+  // Every expected slot is under a `requesterContext` or is an `isUserVoted` key. Neither key can
+  // be inside a string (there its quotes are escaped), so a text without both has no slot to
+  // expect and needs no parse: a likes preview, a summary (0199).
+  if (!json.includes('"requesterContext":') && !json.includes('"isUserVoted":')) {
+    return ANY_SLOT.test(json) ? null : [];
+  }
   const expected: Expected[] = [];
-  if (!expectedSlots(JSON.parse(json), owners, expected)) return null;
+  if (!expectedSlots(view ?? JSON.parse(json), owners, expected)) return null;
   const slots: Slot[] = [];
   let bytes = 0;
   let last = 0;
@@ -249,7 +260,8 @@ const markedIds = (slots: readonly Slot[]) => ({
 /**
  * `doc` with its bytes [at, end) replaced by `text`, a value serialized as the route does
  * (docs/decisions/0198). The slots in `text` are found as `sharedDocOf` finds them (`owners`: the
- * owners of the entities it shows); those after the range move with it. Undefined when a profile
+ * owners of the entities it shows; `view`: the value serialized, if at hand); those after the
+ * range move with it. Undefined when a profile
  * was cut out inside the range or the slots of `text` are not as expected (the caller rebuilds).
  */
 export function spliced(
@@ -258,9 +270,10 @@ export function spliced(
   end: number,
   text: string,
   owners: ReadonlyMap<string, string>,
+  view?: unknown,
 ): SharedDoc | undefined {
   if (doc.cuts.some((c) => c >= at && c < end)) return undefined;
-  const inner = slotsOf(text, owners);
+  const inner = slotsOf(text, owners, view);
   if (!inner) return undefined;
   const value = Buffer.from(text);
   const shift = value.length - (end - at);

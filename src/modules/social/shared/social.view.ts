@@ -301,6 +301,34 @@ export function toCommentItem(
   };
 }
 
+/**
+ * The item of a comment just written, without mentions, before anyone could reply to it or like
+ * it: what a read would show, built from the row and its owner's profile alone (decisions 0198,
+ * 0199). `requesterId`: whose answer it is (null: the shared document's).
+ */
+export function newCommentItem(
+  row: CommentRow,
+  owner: UserProfile,
+  at: { postSeq: number; parentSeq: number | undefined },
+  reactionsTake: number,
+  requesterId: string | null,
+): CommentItemView {
+  const profiles = {
+    users: new Map([[row.ownerId, { profile: owner }]]),
+    blockedBy: new Set<string>(),
+    mentions: new Map(),
+  };
+  return toCommentItem(row, profiles, {
+    ...at,
+    repliesCount: 0,
+    likeTotal: 0,
+    likes: [],
+    reactionsTake,
+    isLiking: false,
+    requesterId,
+  });
+}
+
 export const FEED_VERSION = "v1";
 
 /** A page of a feed, in the attachment form of its discussions. */
