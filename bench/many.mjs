@@ -17,7 +17,17 @@
 // --cache-stats: the app runs with METRICS=on and the read cache's hits, misses, entries and bytes
 // are printed after the rounds (the recorder adds a little CPU per request: compare like with like).
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -124,8 +134,11 @@ async function capture(baseUrl, sequence) {
 
 async function startMapBaseline(answers) {
   const dir = mkdtempSync(join(tmpdir(), "sta-many-baseline-"));
-  const file = join(dir, "answers.json");
-  writeFileSync(file, JSON.stringify(answers));
+  // One answer per line: the large world's feed pages together pass a string's largest length.
+  const file = join(dir, "answers.ndjson");
+  const fd = openSync(file, "w");
+  for (const a of answers) writeSync(fd, `${JSON.stringify(a)}\n`);
+  closeSync(fd);
   const child = spawn(process.execPath, [new URL("./many/map-baseline-server.mjs", import.meta.url).pathname], {
     env: { ...process.env, BASELINE_MAP: file },
     stdio: ["ignore", "pipe", "inherit"],

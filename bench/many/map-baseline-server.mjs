@@ -5,13 +5,16 @@
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 
-const entries = JSON.parse(readFileSync(process.env.BASELINE_MAP, "utf8"));
-const answers = new Map(
-  entries.map(([key, a]) => [
-    key,
-    { status: a.status, contentType: a.contentType, body: Buffer.from(a.body, "base64") },
-  ]),
-);
+// BASELINE_MAP: one JSON [key, answer] per line, the body in base64.
+// The file is read as bytes and cut at each newline: as one string it may pass a string's largest length.
+const answers = new Map();
+const file = readFileSync(process.env.BASELINE_MAP);
+for (let at = 0; at < file.length; ) {
+  const end = file.indexOf(10, at);
+  const [key, a] = JSON.parse(file.toString("utf8", at, end));
+  answers.set(key, { status: a.status, contentType: a.contentType, body: Buffer.from(a.body, "base64") });
+  at = end + 1;
+}
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
 const server = createServer((req, res) => {
