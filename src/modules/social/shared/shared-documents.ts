@@ -239,13 +239,15 @@ function slotsOf(json: string, owners: ReadonlyMap<string, string>, view?: unkno
   const expected: Expected[] = [];
   if (!expectedSlots(view ?? JSON.parse(json), owners, expected)) return null;
   const slots: Slot[] = [];
+  // In a text of one-byte characters only, a character's index is its byte offset.
+  const ascii = Buffer.byteLength(json) === json.length;
   let bytes = 0;
   let last = 0;
   for (const match of json.matchAll(SLOT)) {
     const want = expected[slots.length];
     if (!want || want.name !== match[1] || match[2] !== "false") return null;
     const valueAt = match.index + match[0].length - FALSE;
-    bytes += Buffer.byteLength(json.slice(last, valueAt));
+    bytes = ascii ? valueAt : bytes + Buffer.byteLength(json.slice(last, valueAt));
     last = valueAt;
     slots.push({ at: bytes, kind: want.kind, ref: want.ref });
   }
