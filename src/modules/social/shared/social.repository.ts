@@ -48,8 +48,12 @@ const proto: object = {};
 for (const [name, i] of concernOf) {
   Object.defineProperty(proto, name, {
     get(this: Lazy) {
-      const repo = (this.made[i] ??= CONCERNS[i]!(this.db)) as Record<string, unknown>;
-      return repo[name];
+      let repo = this.made[i];
+      if (repo === undefined) {
+        repo = CONCERNS[i]!(this.db);
+        this.made[i] = repo;
+      }
+      return (repo as Record<string, unknown>)[name];
     },
   });
 }
