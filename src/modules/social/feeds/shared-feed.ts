@@ -155,14 +155,10 @@ export async function sharedFeedAnswer(
   const docs = await docsOf(ctx, parts, frame, query, pageIds, rows, serialize);
   if (docs.some((d) => d === undefined)) return undefined;
   const shown = docs as SharedDoc[];
-  const marks = await callerMarks(
-    parts,
-    ctx.db.kysely,
-    me,
-    pageIds,
-    shown.flatMap((d) => d.likedIds),
-    shown.flatMap((d) => d.optionIds),
-  );
+  const marks = await callerMarks(parts, ctx.db.kysely, me, pageIds, () => ({
+    likedIds: shown.flatMap((d) => d.likedIds),
+    optionIds: shown.flatMap((d) => d.optionIds),
+  }));
   if (marks.blocks || marks.isPrivate) return undefined;
   const envelope = serialize(
     toFeedPage([], pagingOf(frame.path, query, frame.offset, frame.take, ids.length > frame.take), frame.stream),

@@ -108,6 +108,6 @@ async function answerFrom(
   if (found.ownerOnly && caller !== found.ownerId) return undefined;
   if (caller === null) return sharedBytes(found.doc);
   const { doc } = found;
-  const marks = await callerMarks(parts, ctx.db.kysely, caller, [postId], doc.likedIds, doc.optionIds);
+  const marks = await callerMarks(parts, ctx.db.kysely, caller, [postId], () => doc);
   return overlaid(found, caller, marks);
 }

@@ -39,15 +39,17 @@ export async function callerMarks(
   db: Executor,
   me: string,
   postIds: readonly string[],
-  likedIds: readonly string[],
-  optionIds: readonly number[],
+  /** The entities whose marks the answer needs, asked only when the caller's marks are not kept. */
+  marked: () => { likedIds: readonly string[]; optionIds: readonly number[] },
 ): Promise<CallerMarks> {
   const key = keyOf(me);
   const [kept] = await parts.get<CallerMarks>([key], async () => {
     const whole = await loadWholeCallerMarks(db, me, MAX_KEPT_MARKS);
     return new Map(whole ? [[key, { value: whole, size: sizeOf(whole), deps: [userKey(me)] }]] : []);
   });
-  return kept ?? loadCallerMarks(db, me, postIds, likedIds, optionIds);
+  if (kept) return kept;
+  const { likedIds, optionIds } = marked();
+  return loadCallerMarks(db, me, postIds, likedIds, optionIds);
 }
 
 /** Marks of every kind, counted as `loadWholeCallerMarks` counts them against MAX_KEPT_MARKS. */

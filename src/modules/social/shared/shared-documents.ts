@@ -392,12 +392,18 @@ export class SharedParts {
     const out: (T | undefined | Promise<T | undefined>)[] = [];
     const missing: string[] = [];
     const since = this.cache.current;
+    let waiting = false;
     for (const key of keys) {
       const hit = this.cache.peekValue<T>(key);
+      if (hit !== undefined) {
+        out.push(hit);
+        continue;
+      }
       const running = this.running.get(key);
-      if (hit !== undefined) out.push(hit);
-      else if (running && running.since === since) out.push(running.done as Promise<T | undefined>);
-      else {
+      if (running && running.since === since) {
+        out.push(running.done as Promise<T | undefined>);
+        waiting = true;
+      } else {
         out.push(undefined);
         missing.push(key);
       }
@@ -422,6 +428,7 @@ export class SharedParts {
       const built = await batch;
       for (const [i, key] of keys.entries()) if (missing.includes(key)) out[i] = built.get(key)?.value;
     }
-    return Promise.all(out);
+    // All kept (a feed page's twenty documents, read after read): no promise per part (0199).
+    return waiting ? Promise.all(out) : (out as (T | undefined)[]);
   }
 }
