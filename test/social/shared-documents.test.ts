@@ -30,7 +30,7 @@ const context = (flags: Record<string, boolean>) => ({
 });
 
 /** A discussion shaped as the serializer writes it, with texts that look like flags and wide characters. */
-function discussion(me: string, m: CallerMarks) {
+function discussion(me: string, m: CallerMarks, text = 'Hé "isLiking":false, \\"isOwner":false € 😀') {
   const comment = (id: string, owner: string, text: string) => ({
     entity: { id, owner: { id: owner, username: owner }, message: { text } },
     repliesCount: 0,
@@ -42,7 +42,7 @@ function discussion(me: string, m: CallerMarks) {
     post: {
       id: "p1",
       owner: { id: "alice", username: "alice", isBlocked: false },
-      message: { text: 'Hé "isLiking":false, \\"isOwner":false € 😀' },
+      message: { text },
       metadata: {
         poll: {
           id: 3,
@@ -63,6 +63,10 @@ function discussion(me: string, m: CallerMarks) {
     summary: { totalCommentsAndReplies: 2 },
   };
 }
+
+/** The discussion with every character outside printable ASCII replaced: a text of one-byte characters (0199). */
+const oneByte = (me: string, m: CallerMarks) =>
+  JSON.stringify(discussion(me, m, 'plain \\"isOwner":false')).replace(/[^ -~]/g, "e");
 
 const owners = new Map([
   ["p1", "alice"],
@@ -120,6 +124,14 @@ describe("shared documents", () => {
         },
       ),
     );
+  });
+
+  it("finds the slots of a text of one-byte characters at their character index", () => {
+    const ascii = sharedDocOf(oneByte("", noMarks()), owners, CUT)!;
+    const marks = noMarks();
+    marks.liked.add("c2");
+    marks.voted.add(9);
+    expect(overlaid(ascii, "bob", marks)).toBe(oneByte("bob", marks));
   });
 
   it("sends a caller with nothing true the shared bytes themselves: its own and its profiles', no copy", () => {
