@@ -19,8 +19,9 @@ const MAX_TEMPLATES = 500;
 const marker = (arg: number, item: number) => `${MARK}${arg}:${item}`;
 
 /**
- * A read query with a fixed shape whose values change from call to call, built and compiled by
- * Kysely once per shape and executor setup, then run with fresh values (docs/decisions/0079).
+ * A query (a read, or a one-row insert: see `insertShape`) with a fixed shape whose values change
+ * from call to call, built and compiled by Kysely once per shape and executor setup, then run with
+ * fresh values (docs/decisions/0079).
  *
  * Building and compiling a Kysely query costs more than running an indexed SQLite read (a query
  * with a few subqueries: ~100 µs against ~15 µs). `build` is called with stand-in values of the

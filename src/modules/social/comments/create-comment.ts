@@ -25,6 +25,7 @@ export async function createComment(ctx: Ctx, target: CommentTarget, input: Comm
   const me = await actorRecord(ctx, actor);
   const names = [...new Set([...text.matchAll(MENTION_RE)].map((m) => m[1]!))];
   const mentioned = [...(await resolveUserRefs(ctx, names)).values()];
+  const unique = [...new Map(mentioned.map((u) => [u.userId, u])).values()];
 
   const row = await transact(ctx, async (trx, record) => {
     const repo = socialRepository(trx);
@@ -35,7 +36,6 @@ export async function createComment(ctx: Ctx, target: CommentTarget, input: Comm
       parentId: parent?.id ?? null,
     });
     await markMediaReferenced(trx, uploads, now);
-    const unique = [...new Map(mentioned.map((u) => [u.userId, u])).values()];
     // A plain top-level comment is added to the post's kept documents in place (0198).
     const plain = comment.parentId === null && unique.length === 0 && comment.isSpam === 0;
     const added = plain
@@ -70,10 +70,10 @@ export async function createComment(ctx: Ctx, target: CommentTarget, input: Comm
         occurredAt: now,
       });
     }
-    return { comment, plain: unique.length === 0 };
+    return comment;
   });
   // A comment without mentions has nothing else to read back: no likes nor replies yet (0199).
-  if (!row.plain) return itemOf(ctx, row.comment, post.seq, actor.userId);
+  if (unique.length > 0) return itemOf(ctx, row, post.seq, actor.userId);
   const at = { postSeq: post.seq, parentSeq: parent?.seq };
-  return newCommentItem(row.comment, me.profile, at, REACTIONS_IN_COMMENTS, actor.userId);
+  return newCommentItem(row, me.profile, at, REACTIONS_IN_COMMENTS, actor.userId);
 }

@@ -15,15 +15,12 @@ const CONCERNS = [
   graphRepository,
 ] as const;
 
-type Concerns = typeof CONCERNS;
-type Merged<T extends readonly ((db: Executor) => object)[]> = T extends readonly [
-  infer F extends (db: Executor) => object,
-  ...infer R extends readonly ((db: Executor) => object)[],
-]
-  ? ReturnType<F> & Merged<R>
-  : unknown;
-
-export type SocialRepository = Merged<Concerns>;
+export type SocialRepository = ReturnType<typeof postsRepository> &
+  ReturnType<typeof feedsRepository> &
+  ReturnType<typeof pollsRepository> &
+  ReturnType<typeof commentsRepository> &
+  ReturnType<typeof reactionsRepository> &
+  ReturnType<typeof graphRepository>;
 
 /**
  * Every method's concern, read once from repositories made over no executor (making one only
