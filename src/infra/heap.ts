@@ -1,5 +1,6 @@
 import { PerformanceObserver } from "node:perf_hooks";
 import v8 from "node:v8";
+import { Worker } from "node:worker_threads";
 
 /**
  * V8's heap sizing for `serve` (docs/decisions/0196), set from the CLI's entry before the rest of
@@ -13,9 +14,9 @@ import v8 from "node:v8";
  * - `--semi-space-growth-factor`: 1 (no growth) while the server starts and while the young
  *   generation is at its cap, 2 while it is below;
  * - `--heap-growing-percent`: the old generation's next limit is its live size plus this share.
- * Node resets V8's flags when it makes a worker thread (measured: the growth factor is back to 2
- * after `new Worker`), so they are set again after each worker (`reapplyHeapFlags`) and after
- * each collection.
+ * Node resets V8's flags when it starts a worker thread (measured: the growth factor is back to 2
+ * while the worker's thread starts, after `new Worker` has returned), so workers are made by
+ * `startWorker`, which sets them again once the thread runs, and they are set after each collection.
  */
 export const HEAP = {
   /** Each of the two semi-spaces of the young generation, at most (V8's default: 16 MB). */
@@ -48,11 +49,35 @@ export function sizeHeapForServer(execArgv: readonly string[], nodeOptions: stri
   return true;
 }
 
+/** How long `startWorker` waits, at most, for a worker's thread to run. */
+const WORKER_START_WAIT_MS = 2_000;
+
 /**
- * Sets the flags again (after `new Worker`, which resets them, and after each collection); does
- * nothing unless `sizeHeapForServer` sized the heap.
+ * `new Worker(source, { eval: true, workerData })`, for the server's own threads. A worker's thread
+ * resets V8's flags while it starts, some 20–40 ms after the constructor returned; a scavenge in
+ * that window doubled the young generation past its cap, for good (decision 0200: 32 MB from the
+ * checkpointer's start on, in most runs). Setting them again from the main thread when the
+ * worker is `online`, or from the worker's first statement, still left the window open. So when
+ * the heap is sized, the main thread waits (blocked) until the worker's first statement has run,
+ * and sets the flags again: a few tens of milliseconds, once per worker (the checkpointer at open,
+ * the bulk writer once per daily pass). `source` is CommonJS; its `workerData` gains `started`.
  */
-export function reapplyHeapFlags(): void {
+export function startWorker(source: string, workerData: Record<string, unknown>): Worker {
+  const started = new Int32Array(new SharedArrayBuffer(4));
+  const signal = `{ const s = require("node:worker_threads").workerData.started; Atomics.store(s, 0, 1); Atomics.notify(s, 0); }\n`;
+  const worker = new Worker(signal + source, { eval: true, workerData: { ...workerData, started } });
+  if (phase !== "off") {
+    Atomics.wait(started, 0, 0, WORKER_START_WAIT_MS);
+    reapplyHeapFlags();
+  }
+  return worker;
+}
+
+/**
+ * Sets the flags again (after each collection, and once a worker's thread runs); does nothing
+ * unless `sizeHeapForServer` sized the heap.
+ */
+function reapplyHeapFlags(): void {
   if (phase === "off") return;
   v8.setFlagsFromString(`--heap-growing-percent=${HEAP.growingPercent}`);
   const grow = phase === "serving" && semiSpaceBytes() < CAP_BYTES;

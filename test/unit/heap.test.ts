@@ -1,10 +1,15 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { letYoungGenerationGrow, reapplyHeapFlags, sizeHeapForServer } from "../../src/infra/heap.js";
+import { HEAP, letYoungGenerationGrow, sizeHeapForServer } from "../../src/infra/heap.js";
 
 /*
  * `serve`'s heap sizing (docs/decisions/0196) stands aside when the operator sizes the heap with
- * Node's own options. Only that path is run here: the other sets this test process's V8 flags. The
- * sized path runs in every test that starts `node dist/main.js serve` (test/faults/kill-*.test.ts).
+ * Node's own options. The sized path sets V8's flags for the whole process, so it runs in a child
+ * process of its own on the built program (`dist`, which `npm test` builds first) (and in every test that starts `node dist/main.js serve`).
  */
 describe("serve's heap sizing", () => {
   it("leaves the heap to the operator's own Node options", () => {
@@ -18,8 +23,39 @@ describe("serve's heap sizing", () => {
     }
   });
 
-  it("does nothing after a worker or once listening when it did not size the heap", () => {
-    expect(() => reapplyHeapFlags()).not.toThrow();
+  it("does nothing once listening when it did not size the heap", () => {
     expect(() => letYoungGenerationGrow()).not.toThrow();
   });
+
+  it("keeps the young generation at its cap while a worker's thread starts, under allocation that would grow it", () => {
+    // A worker's thread resets V8's flags while it starts (decision 0200): a scavenge in that
+    // window doubled the young generation. Here the main thread allocates from the moment the
+    // worker is made, as a loaded server does.
+    const heap = fileURLToPath(new URL("../../dist/infra/heap.js", import.meta.url));
+    const script = `
+      import v8 from "node:v8";
+      const { sizeHeapForServer, letYoungGenerationGrow, startWorker } = await import(${JSON.stringify(heap)});
+      const young = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size;
+      sizeHeapForServer([], undefined);
+      letYoungGenerationGrow();
+      const atCap = young();
+      const worker = startWorker("require('node:worker_threads').parentPort.postMessage(require('node:worker_threads').workerData.hello)", { hello: "hi" });
+      const said = new Promise((resolve) => worker.once("message", resolve));
+      let kept = [];
+      for (let i = 0; i < 3_000_000; i++) {
+        kept.push({ a: i, b: "x" + i, c: [i] });
+        if (kept.length > 200_000) kept = [];
+      }
+      console.log(JSON.stringify({ atCap, after: young(), said: await said }));
+    `;
+    // From a file: with `-e`, the worker's source would inherit `--input-type=module`.
+    const file = join(mkdtempSync(join(tmpdir(), "heap-")), "worker-start.mjs");
+    writeFileSync(file, script);
+    const out = execFileSync(process.execPath, [file], { encoding: "utf8" });
+    const { atCap, after, said } = JSON.parse(out.trim().split("\n").pop() ?? "{}");
+    const cap = 2 * HEAP.semiSpaceMb * 2 ** 20;
+    expect(atCap).toBe(cap);
+    expect(after).toBe(cap);
+    expect(said).toBe("hi");
+  }, 30_000);
 });

@@ -1,6 +1,5 @@
 import { createRequire } from "node:module";
-import { Worker } from "node:worker_threads";
-import { reapplyHeapFlags } from "../heap.js";
+import { startWorker } from "../heap.js";
 
 /** One statement for the bulk writer: run once (`rows` absent), or once per row of parameters. */
 export interface BulkStep {
@@ -65,12 +64,12 @@ const WRITER_CACHE_KIB = 262_144;
 
 export function openBulkWriter(file: string, synchronous: "normal" | "full"): BulkWriter {
   const driver = createRequire(import.meta.url).resolve("better-sqlite3");
-  const worker = new Worker(WORKER_SOURCE, {
-    eval: true,
-    workerData: { driver, file, synchronous: synchronous === "full" ? "FULL" : "NORMAL", cacheKiB: WRITER_CACHE_KIB },
+  const worker = startWorker(WORKER_SOURCE, {
+    driver,
+    file,
+    synchronous: synchronous === "full" ? "FULL" : "NORMAL",
+    cacheKiB: WRITER_CACHE_KIB,
   });
-  // Node resets V8's flags when it makes a worker: the server's heap sizing is set again (0196).
-  reapplyHeapFlags();
   worker.unref();
   let next = 0;
   let failed: Error | undefined;

@@ -1,6 +1,5 @@
 import { createRequire } from "node:module";
-import { Worker } from "node:worker_threads";
-import { reapplyHeapFlags } from "../heap.js";
+import { startWorker } from "../heap.js";
 
 /** How often the background connection copies the write-ahead log back into the database file. */
 export const CHECKPOINT_EVERY_MS = 250;
@@ -47,17 +46,12 @@ parentPort.on("message", () => {
  * long. Durability is the log's, as before: a checkpoint only copies committed pages.
  */
 export function startCheckpointer(path: string, synchronous: "normal" | "full"): Checkpointer {
-  const worker = new Worker(WORKER, {
-    eval: true,
-    workerData: {
-      module: createRequire(import.meta.url).resolve("better-sqlite3"),
-      path,
-      synchronous: synchronous === "full" ? "FULL" : "NORMAL",
-      everyMs: CHECKPOINT_EVERY_MS,
-    },
+  const worker = startWorker(WORKER, {
+    module: createRequire(import.meta.url).resolve("better-sqlite3"),
+    path,
+    synchronous: synchronous === "full" ? "FULL" : "NORMAL",
+    everyMs: CHECKPOINT_EVERY_MS,
   });
-  // Node resets V8's flags when it makes a worker: the server's heap sizing is set again (0196).
-  reapplyHeapFlags();
   // A worker that fails (the file went away) leaves the writer's own threshold to checkpoint.
   worker.on("error", () => {});
   worker.unref();
