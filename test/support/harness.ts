@@ -172,7 +172,7 @@ export async function startHarness(engine: Engine, options: HarnessOptions = {})
         opts.user ?? (await createUser(operator, { username: `oauth${++counter}_${randomBytes(3).toString("hex")}` }));
       const clock = opts.expired ? { now: () => new Date(deps.clock.now().getTime() - 3_600_000) } : deps.clock;
       const minted = await mintAccessToken(
-        { ...operator, clock },
+        withActor({ ...deps, clock }, operator.actor),
         { user: user.id, scopes: scopes.length ? scopes : ["user-info:read"], ttlSeconds: opts.ttlSeconds ?? 300 },
       );
       const token = minted.access_token;

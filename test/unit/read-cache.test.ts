@@ -99,6 +99,45 @@ describe("the social read cache", () => {
     expect(cache.stats().bytes).toBe(8);
   });
 
+  it("evicts an unread answer before one read since it was kept (a second chance)", async () => {
+    const { cache } = cacheAt({ maxBytes: 12 });
+    await cache.fill("a", answer("aaaa", []));
+    await cache.fill("b", answer("bbbb", []));
+    await cache.fill("c", answer("cccc", []));
+    expect(cache.peek("a")?.toString()).toBe("aaaa");
+    await cache.fill("d", answer("dddd", []));
+    expect(cache.peek("b"), "the oldest unread goes first").toBeUndefined();
+    await cache.fill("e", answer("eeee", []));
+    expect(cache.peek("c"), "then the next unread one").toBeUndefined();
+    await cache.fill("f", answer("ffff", []));
+    // "a" was passed over once and read again since; "d" was not read.
+    expect(cache.peek("d")).toBeUndefined();
+    expect(cache.peek("a")?.toString()).toBe("aaaa");
+    expect(cache.stats()).toMatchObject({ entries: 3, bytes: 12 });
+  });
+
+  it("holds its budget and keeps what it just stored, whatever is read and kept", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 9 }), fc.integer({ min: 1, max: 6 })), {
+          maxLength: 80,
+        }),
+        (steps) => {
+          const { cache } = cacheAt({ maxBytes: 16 });
+          for (const [read, k, size] of steps) {
+            const key = `k${k}`;
+            if (read) cache.peekValue(key);
+            else {
+              cache.keep(key, key, size, [], cache.current);
+              expect(cache.peekValue(key)).toBe(key);
+            }
+            expect(cache.stats().bytes).toBeLessThanOrEqual(16);
+          }
+        },
+      ),
+    );
+  });
+
   it("keeps nothing when disabled", async () => {
     const { cache } = cacheAt({ maxBytes: 0 });
     expect((await cache.fill("k", answer("v", []))).toString()).toBe("v");

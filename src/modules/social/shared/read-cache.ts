@@ -38,6 +38,8 @@ interface Entry {
   generation: number;
   deps: readonly DependencyKey[];
   bornAt: number;
+  /** Read since it was stored or last given a second chance (see `store`). */
+  used: boolean;
 }
 
 /** Computed answer: its body (the bytes sent) and what it was made of. */
@@ -107,7 +109,7 @@ export class SocialReadCache {
     if (!entry) return undefined;
     if (this.isCurrent(entry)) {
       this.hits++;
-      this.touch(key, entry);
+      entry.used = true;
       return entry.value as Buffer;
     }
     this.drop(key, entry);
@@ -135,7 +137,7 @@ export class SocialReadCache {
     if (!entry) return undefined;
     if (this.isCurrent(entry)) {
       this.hits++;
-      this.touch(key, entry);
+      entry.used = true;
       return entry.value as T;
     }
     this.drop(key, entry);
@@ -153,7 +155,7 @@ export class SocialReadCache {
    */
   keep(key: string, value: unknown, size: number, deps: readonly DependencyKey[], since: number): void {
     if (!this.enabled) return;
-    const fresh: Entry = { value, size, generation: since, deps, bornAt: this.now() };
+    const fresh: Entry = { value, size, generation: since, deps, bornAt: this.now(), used: false };
     if (this.isCurrent(fresh) && size <= this.settings.maxBytes) this.store(key, fresh);
   }
 
@@ -188,7 +190,7 @@ export class SocialReadCache {
       // Storing an earlier patch may have evicted this part to stay within the budget.
       const old = this.entries.get(key);
       if (!old) continue;
-      const fresh: Entry = { value, size, generation: g, deps: old.deps, bornAt: old.bornAt };
+      const fresh: Entry = { value, size, generation: g, deps: old.deps, bornAt: old.bornAt, used: old.used };
       if (size <= this.settings.maxBytes) this.store(key, fresh);
       else this.drop(key, old);
     }
@@ -227,17 +229,20 @@ export class SocialReadCache {
     if (old) this.drop(key, old);
     this.entries.set(key, entry);
     this.bytes += entry.size;
-    // The least recently used go first (a hit moves its entry to the end) until the budget holds.
+    // Second chance (docs/decisions/0190, 0200), until the budget holds: from the oldest on, an
+    // entry read since it was stored or last passed over goes to the end, unread; an unread one
+    // is evicted; the entry just stored stays. A moved entry is met again unread, so the loop ends
+    // (an entry alone is within the budget). A hit only sets `used`, where 0190 moved the entry to
+    // the end of the map on every hit (a delete and a set).
     for (const [k, e] of this.entries) {
       if (this.bytes <= this.settings.maxBytes) break;
-      this.drop(k, e);
+      if (k === key) continue;
+      if (e.used) {
+        e.used = false;
+        this.entries.delete(k);
+        this.entries.set(k, e);
+      } else this.drop(k, e);
     }
-  }
-
-  /** Marks `key` as just used: the map's order is the eviction order (docs/decisions/0190). */
-  private touch(key: string, entry: Entry): void {
-    this.entries.delete(key);
-    this.entries.set(key, entry);
   }
 
   private drop(key: string, entry: Entry): void {
