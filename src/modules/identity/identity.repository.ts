@@ -31,10 +31,34 @@ const activeKeyQuery = prepared(
   () => "",
 );
 
-/** Users by internal id: the profiles of every social read and write, compiled once per list length. */
+/** Users by internal id, compiled once per list length. */
 const usersByIds = prepared(
   (db: Executor, _shape: null, [ids]: readonly [readonly string[]]) =>
     db.selectFrom("users").selectAll().where("id", "in", ids),
+  () => "",
+);
+
+/** The columns a profile is made of (`toUserRecord`). */
+export const PROFILE_COLUMNS = [
+  "id",
+  "gcid",
+  "username",
+  "firstName",
+  "lastName",
+  "isPrivate",
+  "createdAt",
+  "countryCode",
+  "piLevel",
+] as const;
+export type ProfileRow = Pick<UserRow, (typeof PROFILE_COLUMNS)[number]>;
+
+/**
+ * The profile columns of users by internal id, for every social read and write (decision 0200):
+ * SQLite spent half of `select *`'s time making the rows' other eight values.
+ */
+const profilesByIds = prepared(
+  (db: Executor, _shape: null, [ids]: readonly [readonly string[]]) =>
+    db.selectFrom("users").select(PROFILE_COLUMNS).where("id", "in", ids),
   () => "",
 );
 
@@ -54,6 +78,11 @@ export const identityRepository = (db: Executor) => ({
   async findUsersByIds(ids: readonly string[]): Promise<UserRow[]> {
     if (ids.length === 0) return [];
     return usersByIds(db, null, [ids]);
+  },
+
+  async findProfilesByIds(ids: readonly string[]): Promise<ProfileRow[]> {
+    if (ids.length === 0) return [];
+    return profilesByIds(db, null, [ids]);
   },
 
   async findUsersByGcids(gcids: readonly number[]): Promise<UserRow[]> {

@@ -1,7 +1,7 @@
 import { isUuid } from "../../core/ids.js";
 import type { Deps } from "../context.js";
 import { AVATAR_SIZES, avatarColorOf, avatarOf, initialsOf, renderAvatarSvg } from "./avatar.js";
-import { identityRepository, type UserRow } from "./identity.repository.js";
+import { identityRepository, type ProfileRow } from "./identity.repository.js";
 import type { UserProfile } from "./identity.schemas.js";
 
 export type { UserProfile };
@@ -17,7 +17,7 @@ export interface UserRecord {
   profile: UserProfile;
 }
 
-export const toUserRecord = (u: UserRow): UserRecord => ({
+export const toUserRecord = (u: ProfileRow): UserRecord => ({
   userId: u.id,
   gcid: u.gcid,
   username: u.username,
@@ -43,7 +43,7 @@ export async function getUserProfiles(
   ids: readonly string[],
 ): Promise<Map<string, UserRecord>> {
   const unique = [...new Set(ids)];
-  const rows = await identityRepository(deps.db.kysely).findUsersByIds(unique);
+  const rows = await identityRepository(deps.db.kysely).findProfilesByIds(unique);
   return new Map(rows.map((r) => [r.id, toUserRecord(r)]));
 }
 
