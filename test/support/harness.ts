@@ -171,10 +171,11 @@ export async function startHarness(engine: Engine, options: HarnessOptions = {})
       const user =
         opts.user ?? (await createUser(operator, { username: `oauth${++counter}_${randomBytes(3).toString("hex")}` }));
       const clock = opts.expired ? { now: () => new Date(deps.clock.now().getTime() - 3_600_000) } : deps.clock;
-      const minted = await mintAccessToken(
-        withActor({ ...deps, clock }, operator.actor),
-        { user: user.id, scopes: scopes.length ? scopes : ["user-info:read"], ttlSeconds: opts.ttlSeconds ?? 300 },
-      );
+      const minted = await mintAccessToken(withActor({ ...deps, clock }, operator.actor), {
+        user: user.id,
+        scopes: scopes.length ? scopes : ["user-info:read"],
+        ttlSeconds: opts.ttlSeconds ?? 300,
+      });
       const token = minted.access_token;
       return { token, user, headers: { authorization: `Bearer ${token}`, "x-request-id": randomUUID() } };
     },
