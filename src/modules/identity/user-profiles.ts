@@ -1,7 +1,7 @@
 import { isUuid } from "../../core/ids.js";
 import type { Deps } from "../context.js";
 import { AVATAR_SIZES, avatarColorOf, avatarOf, initialsOf, renderAvatarSvg } from "./avatar.js";
-import { identityRepository, type ProfileRow } from "./identity.repository.js";
+import { identityRepository, PROFILE_COLUMNS, type ProfileRow } from "./identity.repository.js";
 import type { UserProfile } from "./identity.schemas.js";
 
 export type { UserProfile };
@@ -43,7 +43,7 @@ export async function getUserProfiles(
   ids: readonly string[],
 ): Promise<Map<string, UserRecord>> {
   const unique = [...new Set(ids)];
-  const rows = await identityRepository(deps.db.kysely).findProfilesByIds(unique);
+  const rows = await identityRepository(deps.db.kysely).findUsersByIds(unique, PROFILE_COLUMNS);
   return new Map(rows.map((r) => [r.id, toUserRecord(r)]));
 }
 
@@ -61,7 +61,7 @@ export async function resolveUserRefs(
   const gcids = trimmed.filter((r) => /^\d{1,9}$/.test(r)).map(Number);
   const names = trimmed.filter((r) => !isUuid(r));
   const [byId, byGcid, byName] = await Promise.all([
-    repo.findUsersByIds(uuids),
+    repo.findUsersByIds(uuids, PROFILE_COLUMNS),
     repo.findUsersByGcids(gcids),
     repo.findUsersByUsernames(names),
   ]);
