@@ -1,7 +1,7 @@
 // Shared pieces of the benchmark harness: start the real server and the baseline as child
 // processes, drive them with autocannon, sample the server's resident memory.
 import { spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -65,10 +65,14 @@ async function runCli(args, env) {
   return firstJson(child, `cli ${args[0]}`);
 }
 
-/** Starts the baseline server returning exactly `response`. */
-export async function startBaseline(response) {
+/** Starts the baseline server returning exactly `response` (after `burnUs` µs of CPU per request: bench/cpu-budget.mjs). */
+export async function startBaseline(response, burnUs = 0) {
+  // In a file: a large answer (a feed page) does not fit in an environment variable.
+  const dir = mkdtempSync(join(tmpdir(), "sta-baseline-"));
+  const file = join(dir, "response.json");
+  writeFileSync(file, JSON.stringify(response));
   const child = spawn(process.execPath, [join(ROOT, "bench/baseline-server.mjs")], {
-    env: { ...process.env, BASELINE_RESPONSE: JSON.stringify(response) },
+    env: { ...process.env, BASELINE_RESPONSE_FILE: file, BASELINE_BURN_US: String(burnUs) },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const { port } = await firstJson(child, "baseline");
@@ -78,6 +82,7 @@ export async function startBaseline(response) {
     async stop() {
       child.kill("SIGTERM");
       await new Promise((r) => child.once("exit", r));
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
