@@ -6,12 +6,15 @@
 // usage: npm run build && node bench/many.mjs [scenario ...] [--engine sqlite,postgres]
 //        [--world small|default|large, or a list: small,large also prints the scale comparison]
 //        [--duration S] [--rounds N] [--connections C] [--sequence N] [--warm N] [--reuse DIR]
-//        [--profile [--top N]] [--cache-stats] [--writes L,C,P]
+//        [--profile [--top N]] [--perf [--top N]] [--cache-stats] [--writes L,C,P]
 // --warm N: before the rounds the app answers N requests of earlier traffic (the same scenario,
 // another seed: other callers, other posts of the same Zipf law), as a server that has been up
 // serves the measured traffic; 0 measures from a cold start (docs/decisions/0179).
 // --profile: the app's CPU is profiled over the measured rounds (bench/profile-on-signal.mjs); its
-// busiest functions are printed per scenario.
+// busiest functions are printed per scenario. Its self time in system calls (writev) is an upper
+// bound: V8 samples a thread as it comes back from one (docs/decisions/0201).
+// --perf: Linux perf records the app's CPU (every thread, cpu-clock) over the measured rounds, with
+// the JavaScript named (bench/perf-record.mjs): the kernel's share, writev's, and the top symbols.
 // --writes L,C,P: the shares of the social scenarios' requests that like, comment and post
 // (default 0.02,0.02,0.01); e.g. 0,0,0 for reads alone, to price each kind of write (0197, 0198).
 // --cache-stats: the app runs with METRICS=on and the read cache's hits, misses, entries and bytes
@@ -35,6 +38,7 @@ import autocannon from "autocannon";
 import { copyOfStore, cpuSeconds, median, plainInserts, profileSummary, rssMb, startApp } from "./lib.mjs";
 import { SCENARIOS } from "./many/scenarios.mjs";
 import { cursor, writeMix } from "./many/traffic.mjs";
+import { PERF_NODE_ARGS, perfMissing, perfSummary, startPerf } from "./perf-record.mjs";
 import { createEngine } from "./world/engines.mjs";
 import { seedWorld } from "./world/seed.mjs";
 import { WORLDS } from "./world/sizes.mjs";
@@ -54,6 +58,7 @@ const { values, positionals } = parseArgs({
     warm: { type: "string", default: "20000" },
     reuse: { type: "string" },
     profile: { type: "boolean", default: false },
+    perf: { type: "boolean", default: false },
     "cache-stats": { type: "boolean", default: false },
     writes: { type: "string", default: "0.02,0.02,0.01" },
     top: { type: "string", default: "30" },
@@ -63,9 +68,13 @@ const { values, positionals } = parseArgs({
 const names = positionals.length ? positionals : Object.keys(SCENARIOS);
 if (values.help || names.some((n) => !SCENARIOS[n])) {
   console.log(
-    `usage: node bench/many.mjs [scenario ...] [--engine sqlite,postgres] [--world small|default|large] [--duration S] [--rounds N] [--connections C] [--sequence N] [--warm N] [--reuse DIR] [--profile [--top N]] [--cache-stats] [--writes L,C,P]\nscenarios: ${Object.keys(SCENARIOS).join(", ")}`,
+    `usage: node bench/many.mjs [scenario ...] [--engine sqlite,postgres] [--world small|default|large] [--duration S] [--rounds N] [--connections C] [--sequence N] [--warm N] [--reuse DIR] [--profile [--top N]] [--perf [--top N]] [--cache-stats] [--writes L,C,P]\nscenarios: ${Object.keys(SCENARIOS).join(", ")}`,
   );
   process.exit(values.help ? 0 : 2);
+}
+if (values.perf && perfMissing()) {
+  console.error(`--perf: ${perfMissing()}`);
+  process.exit(2);
 }
 const mix = values.writes.split(",").map(Number);
 if (mix.length !== 3 || mix.some((x) => !(x >= 0)) || mix[0] + mix[1] + mix[2] > 1) {
@@ -174,6 +183,13 @@ async function runScenario(name, engine, world, callers) {
   const env = { ...engine.env, SANDBOX: "off", ...(values["cache-stats"] ? STATS_ENV : {}), ...s.env };
   const sequence = s.sequence(world, callers, Number(values.sequence));
   const profDir = values.profile && !s.baseline ? mkdtempSync(join(tmpdir(), "sta-many-profile-")) : undefined;
+  const perfFile =
+    values.perf && !s.baseline ? join(mkdtempSync(join(tmpdir(), "sta-many-perf-")), "perf.data") : undefined;
+  const nodeArgs = [
+    ...(profDir ? ["--import", new URL("./profile-on-signal.mjs", import.meta.url).pathname] : []),
+    ...(perfFile ? PERF_NODE_ARGS : []),
+  ];
+  let perf;
   const plain = s.baseline === "plain-inserts";
   let app = await startApp(env, [], engine.database);
   let baseline;
@@ -184,11 +200,7 @@ async function runScenario(name, engine, world, callers) {
       baseline = await startMapBaseline(answers);
       // A fresh process: the capture must not have warmed the app's caches.
       await app.stop();
-      app = await startApp(
-        profDir ? { ...env, PROFILE_DIR: profDir } : env,
-        profDir ? ["--import", new URL("./profile-on-signal.mjs", import.meta.url).pathname] : [],
-        engine.database,
-      );
+      app = await startApp(profDir ? { ...env, PROFILE_DIR: profDir } : env, nodeArgs, engine.database);
     }
     const earlier = plain ? 0 : Number(values.warm);
     if (earlier > 0) {
@@ -208,6 +220,7 @@ async function runScenario(name, engine, world, callers) {
     if (baseline) await load(baseline.baseUrl, sequence, callers, { ...warm, pid: baseline.pid });
     const runs = { app: [], baseline: [] };
     if (profDir) process.kill(app.pid, "SIGWINCH");
+    if (perfFile) perf = startPerf(app.pid, perfFile);
     for (let i = 0; i < rounds; i++) {
       for (const who of i % 2 === 0 ? ["app", "baseline"] : ["baseline", "app"]) {
         log(`round ${i + 1}/${rounds}: ${who}…`);
@@ -219,6 +232,10 @@ async function runScenario(name, engine, world, callers) {
       }
     }
     if (profDir) await profileWritten(app.pid, profDir);
+    if (perf) {
+      await perf.stop();
+      log(`${name} on ${engine.kind}, ${perfSummary(perfFile, app.pid, Number(values.top)).join("\n")}`);
+    }
     if (values["cache-stats"]) log(await cacheStats(app.baseUrl));
     return { app: summary(runs.app), baseline: summary(runs.baseline), runs };
   } finally {
