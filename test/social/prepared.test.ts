@@ -1,8 +1,9 @@
 import fc from "fast-check";
 import type { KyselyPlugin } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Executor } from "../../src/infra/db/executor.js";
-import { prepared } from "../../src/infra/db/prepared.js";
+import { insertShape, prepared, rowFrom } from "../../src/infra/db/prepared.js";
+import { splitDriverOf } from "../../src/infra/db/sqlite-driver.js";
 import { engines, type Harness, startHarness } from "../support/harness.js";
 
 // The prepared read queries of the discussion path (infra/db/prepared.ts): compiled once per
@@ -90,5 +91,75 @@ describe.each(engines())("prepared queries on %s", (engine) => {
     expect(rows.map((r) => r.id)).toEqual([userIds[1]]);
     const after = await query(db, true, [userIds.slice(0, 2), "", 10]);
     expect(after.map((r) => r.id).sort()).toEqual(userIds.slice(0, 2).sort());
+  });
+
+  // Decision 0202: on SQLite a prepared statement runs at once on the driver's connection, its
+  // rows renamed as the camel-case plugin renames them; the answers are Kysely's, column for column.
+  const profile = prepared(
+    (d: Executor, _: null, [ids]: readonly [readonly string[]]) =>
+      d
+        .selectFrom("users")
+        .select(["id", "firstName", "lastName", "isPrivate", "createdAt"])
+        .select((eb) => eb.val(1).as("oneMore"))
+        .where("id", "in", ids)
+        .orderBy("id"),
+    () => "",
+  );
+  const follow = prepared(
+    (d: Executor, columns: readonly string[], values: readonly unknown[]) =>
+      d.insertInto("userFollows").values(rowFrom(columns, values)).returning(["followerId", "followeeId"]),
+    (columns) => columns.join(),
+  );
+
+  it("answers with Kysely's rows and names, in and out of a transaction, and inserts as Kysely does", async () => {
+    const ids = userIds.slice(0, 4);
+    const viaKysely = () =>
+      db
+        .selectFrom("users")
+        .select(["id", "firstName", "lastName", "isPrivate", "createdAt"])
+        .select((eb) => eb.val(1).as("oneMore"))
+        .where("id", "in", ids)
+        .orderBy("id")
+        .execute();
+    const expected = await viaKysely();
+    expect(expected).toHaveLength(4);
+    expect(await profile(db, null, [ids])).toEqual(expected);
+    const inside = await h.deps.db.transaction(async (trx) => {
+      const [columns, values] = insertShape({
+        followerId: userIds[4],
+        followeeId: userIds[5],
+        createdAt: new Date(0).toISOString(),
+      });
+      const inserted = await follow(trx, columns, values);
+      const seen = await trx
+        .selectFrom("userFollows")
+        .select(["followerId", "followeeId"])
+        .where("followerId", "=", userIds[4]!)
+        .execute();
+      return { rows: await profile(trx, null, [ids]), inserted, seen };
+    });
+    expect(inside.rows).toEqual(expected);
+    expect(inside.inserted).toEqual([{ followerId: userIds[4], followeeId: userIds[5] }]);
+    expect(inside.seen).toEqual(inside.inserted);
+  });
+
+  it("runs on SQLite's connection without Kysely's executor, and through Kysely elsewhere", async () => {
+    const driver = splitDriverOf(db.getExecutor().adapter);
+    // Only SQLite's split driver runs statements at once; PostgreSQL's pool goes through Kysely.
+    expect(driver !== undefined).toBe(engine === "sqlite");
+    const atOnce = driver ? vi.spyOn(driver, "runAtOnce") : undefined;
+    const executed = vi.spyOn(db.getExecutor(), "executeQuery");
+    try {
+      await profile(db, null, [userIds.slice(0, 2)]);
+      await h.deps.db.transaction(async (trx) => profile(trx, null, [userIds.slice(0, 2)]));
+      if (atOnce) {
+        expect(atOnce).toHaveBeenCalledTimes(2);
+        expect(atOnce.mock.results.every((r) => Array.isArray(r.value))).toBe(true);
+        expect(executed).not.toHaveBeenCalled();
+      } else expect(executed).toHaveBeenCalledTimes(1);
+    } finally {
+      atOnce?.mockRestore();
+      executed.mockRestore();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { CompiledQuery, type Kysely, type Transaction } from "kysely";
 import type { Database } from "./schema.js";
+import { splitDriverOf } from "./sqlite-driver.js";
 
 export type TransactionWork<T> = (trx: Transaction<Database>) => Promise<T>;
 
@@ -75,16 +76,21 @@ async function commitBatch(kysely: Kysely<Database>, batch: Waiting[]): Promise<
   let lostBy: { error: unknown } | undefined;
   try {
     await kysely.transaction().execute(async (trx) => {
+      // The savepoints run at once on the transaction's connection (decision 0202), else through Kysely.
+      const driver = splitDriverOf(trx.getExecutor().adapter);
+      const savepoint = async (query: CompiledQuery) => {
+        if (!driver?.runAtOnce(query.sql, query.parameters, true)) await trx.executeQuery(query);
+      };
       for (const waiting of batch) {
-        await trx.executeQuery(SAVEPOINT);
+        await savepoint(SAVEPOINT);
         let value: unknown;
         try {
           value = await waiting.work(trx);
         } catch (error) {
           outcomes.push({ ok: false, error });
           try {
-            await trx.executeQuery(ROLLBACK_TO);
-            await trx.executeQuery(RELEASE);
+            await savepoint(ROLLBACK_TO);
+            await savepoint(RELEASE);
           } catch (rollbackError) {
             // No savepoint to return to: SQLite ended the whole transaction (an I/O error, a
             // full disk). Nothing of the batch is written; the work's error says why.
@@ -93,7 +99,7 @@ async function commitBatch(kysely: Kysely<Database>, batch: Waiting[]): Promise<
           }
           continue;
         }
-        await trx.executeQuery(RELEASE);
+        await savepoint(RELEASE);
         outcomes.push({ ok: true, value });
       }
     });

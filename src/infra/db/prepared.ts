@@ -1,5 +1,13 @@
-import { type Compilable, type CompiledQuery, createQueryId, type RootOperationNode } from "kysely";
+import {
+  CamelCasePlugin,
+  type Compilable,
+  type CompiledQuery,
+  createQueryId,
+  type KyselyPlugin,
+  type RootOperationNode,
+} from "kysely";
 import type { Executor } from "./executor.js";
+import { splitDriverOf } from "./sqlite-driver.js";
 
 /** A value argument, or a list of them (an `in (…)` list): its length is part of the shape. */
 type Value = unknown;
@@ -30,8 +38,16 @@ const marker = (arg: number, item: number) => `${MARK}${arg}:${item}`;
  * values as values only (no arithmetic, no branching on them): whatever changes the SQL text
  * belongs in `shape`, whose `shapeKey` names the variant.
  *
- * Plugins still see every result (`transformResult`, e.g. camel case), the executor's plugins are
- * part of the cache key, and the SQL text is the one Kysely compiled for this executor's dialect.
+ * The executor's plugins are part of the cache key, and the SQL text is the one Kysely compiled for
+ * this executor's dialect.
+ *
+ * On SQLite the statement runs at once on the driver's connection when it may (decision 0202:
+ * `SplitSqliteDriver.runAtOnce`), without Kysely's executor and its connection provider, which
+ * cost more than the statement itself and some 6 KB of garbage each. Its rows get the names the
+ * camel-case plugin would give them (an executor with other plugins keeps Kysely's path, where
+ * every plugin sees every result). Inside a transaction it runs when called, not a few microtasks
+ * later, and without Kysely's check that the transaction is still open: callers await each
+ * statement of a transaction before its work returns, as they must on one connection anyway.
  */
 export function prepared<S, V extends readonly Value[], O>(
   build: (db: Executor, shape: S, values: V) => Compilable<O>,
@@ -51,6 +67,11 @@ export function prepared<S, V extends readonly Value[], O>(
     const parameters = template.slots.map((s) =>
       "constant" in s ? s.constant : bound(values[s.arg] as Value, s.item),
     );
+    const direct = directOf(db);
+    if (direct) {
+      const rows = direct.driver.runAtOnce(template.sql, parameters, db.isTransaction);
+      if (rows) return direct.plugin ? renamed<O>(rows, direct.plugin) : (rows as O[]);
+    }
     const compiled: CompiledQuery<O> = {
       sql: template.sql,
       query: template.query,
@@ -86,6 +107,55 @@ function setupKey(db: Executor): string {
     setupKeys.set(executor, key);
   }
   return key;
+}
+
+/** A SQLite executor's driver, and its camel-case plugin (undefined: no plugin). */
+interface Direct {
+  driver: NonNullable<ReturnType<typeof splitDriverOf>>;
+  plugin: CamelCasePlugin | undefined;
+}
+
+/** Column names with the camel-case names their plugin gives them, per plugin. */
+const camelNames = new WeakMap<KyselyPlugin, Map<string, string>>();
+
+/** How `db`'s statements run at once, or undefined when only Kysely's path may run them. */
+function directOf(db: Executor): Direct | undefined {
+  const executor = db.getExecutor();
+  const driver = splitDriverOf(executor.adapter);
+  if (!driver) return undefined;
+  const { plugins } = executor;
+  if (plugins.length === 0) return { driver, plugin: undefined };
+  // Rows are renamed here only as the one camel-case plugin would rename them; any other plugin
+  // (or several) keeps Kysely's path.
+  const [plugin] = plugins;
+  return plugins.length === 1 && plugin instanceof CamelCasePlugin ? { driver, plugin } : undefined;
+}
+
+/**
+ * SQLite's rows with the plugin's names: what its `mapRow` makes of them. A SQLite value is never
+ * a plain object or an array, the only values `mapRow` looks into, so renaming the keys is all.
+ */
+function renamed<O>(rows: readonly unknown[], plugin: CamelCasePlugin): O[] {
+  let names = camelNames.get(plugin);
+  if (!names) {
+    names = new Map();
+    camelNames.set(plugin, names);
+  }
+  const known = names;
+  // The plugin's own mapping of one name (protected in its type, public at run time).
+  const camelCase = (key: string) => (plugin as unknown as { camelCase(key: string): string }).camelCase(key);
+  return rows.map((row) => {
+    const out: Record<string, unknown> = {};
+    for (const key in row as Record<string, unknown>) {
+      let name = known.get(key);
+      if (name === undefined) {
+        name = camelCase(key);
+        known.set(key, name);
+      }
+      out[name] = (row as Record<string, unknown>)[key];
+    }
+    return out as O;
+  });
 }
 
 const bound = (value: Value, item: number) => (item < 0 ? value : (value as readonly unknown[])[item]);

@@ -45,6 +45,35 @@ export class SplitSqliteDriver implements Driver {
     private readonly reader: StatementSource | undefined,
   ) {}
 
+  /**
+   * Runs a compiled statement at once, beside Kysely's executor (decision 0202), and gives its
+   * rows as SQLite returned them; undefined when it must go through Kysely instead.
+   * - In a transaction (`inTransaction`: the statement's executor is a Kysely `Transaction` of this
+   *   driver, which holds the writer's turn from `begin` to its end), any statement runs on the
+   *   writer, where the transaction's own statements run.
+   * - Outside one, a read-only query runs where `SplitConnection` would run it (the idle writer,
+   *   else the reader); anything else waits for the writer's turn, which only Kysely's path does.
+   * SQLITE_BUSY (the statement did nothing) also leaves it to Kysely's path, which waits and retries.
+   */
+  runAtOnce(sql: string, parameters: readonly unknown[], inTransaction: boolean): unknown[] | undefined {
+    if (inTransaction) {
+      const statement = this.writer.prepare(sql);
+      try {
+        if (statement.reader) return statement.all(parameters);
+        statement.run(parameters);
+        return [];
+      } catch (error) {
+        if ((error as { code?: unknown }).code === "SQLITE_BUSY") return undefined;
+        throw error;
+      }
+    }
+    if (!this.reader || !QUERY.test(sql)) return undefined;
+    const idle = this.turn.idle ? idleRead(this.writer, sql, parameters) : undefined;
+    if (idle) return idle;
+    const statement = preparedOn(this.reader, sql);
+    return statement?.readonly ? statement.all(parameters) : undefined;
+  }
+
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
@@ -74,11 +103,22 @@ export class SplitSqliteDriver implements Driver {
   }
 }
 
+/** The driver of each adapter `splitSqliteDialect` made: a query's executor names its adapter. */
+const driversByAdapter = new WeakMap<object, SplitSqliteDriver>();
+
+/** The split driver whose dialect made `adapter` (an executor's `adapter`), if one did. */
+export const splitDriverOf = (adapter: object): SplitSqliteDriver | undefined => driversByAdapter.get(adapter);
+
 /** Kysely's SQLite dialect with the driver above. */
 export function splitSqliteDialect(writer: StatementSource, reader: StatementSource | undefined): Dialect {
+  const driver = new SplitSqliteDriver(writer, reader);
   return {
-    createAdapter: () => new SqliteAdapter(),
-    createDriver: () => new SplitSqliteDriver(writer, reader),
+    createAdapter: () => {
+      const adapter = new SqliteAdapter();
+      driversByAdapter.set(adapter, driver);
+      return adapter;
+    },
+    createDriver: () => driver,
     createQueryCompiler: () => new SqliteQueryCompiler(),
     createIntrospector: (db: Kysely<unknown>) => new SqliteIntrospector(db),
   };
@@ -108,8 +148,8 @@ class SplitConnection implements DatabaseConnection {
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     if (!this.holding && this.reader && QUERY.test(compiled.sql)) {
-      const idle = this.turn.idle ? idleRead<R>(this.writer, compiled) : undefined;
-      if (idle) return idle;
+      const idle = this.turn.idle ? idleRead(this.writer, compiled.sql, compiled.parameters) : undefined;
+      if (idle) return { rows: idle as R[] };
       const statement = preparedOn(this.reader, compiled.sql);
       if (statement?.readonly) return { rows: statement.all(compiled.parameters) as R[] };
     }
@@ -138,11 +178,11 @@ const QUERY = /^\s*(select|with)\b/i;
  * under a steady trickle of writes is nearly every read. Undefined when the statement is not a
  * read-only query there, or the file is busy (recovery by another process): the reader then runs it.
  */
-function idleRead<R>(writer: StatementSource, compiled: CompiledQuery): QueryResult<R> | undefined {
-  const statement = preparedOn(writer, compiled.sql);
+function idleRead(writer: StatementSource, sql: string, parameters: readonly unknown[]): unknown[] | undefined {
+  const statement = preparedOn(writer, sql);
   if (!statement?.readonly) return undefined;
   try {
-    return { rows: statement.all(compiled.parameters) as R[] };
+    return statement.all(parameters);
   } catch (error) {
     if ((error as { code?: unknown }).code === "SQLITE_BUSY") return undefined;
     throw error;
