@@ -32,7 +32,7 @@ import {
   writeSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { copyOfStore, cpuSeconds, median, plainInserts, profileSummary, rssMb, startApp } from "./lib.mjs";
@@ -244,6 +244,7 @@ async function runScenario(name, engine, world, callers) {
     if (profDir) {
       log(`${name} on ${engine.kind}, app profile: ${profileSummary(profDir, Number(values.top)).join("\n")}`);
     }
+    if (perfFile) rmSync(dirname(perfFile), { recursive: true, force: true });
   }
 }
 
