@@ -72,8 +72,9 @@ if (values.help || names.some((n) => !SCENARIOS[n])) {
   );
   process.exit(values.help ? 0 : 2);
 }
-if (values.perf && perfMissing()) {
-  console.error(`--perf: ${perfMissing()}`);
+const noPerf = values.perf ? perfMissing() : undefined;
+if (noPerf) {
+  console.error(`--perf: ${noPerf}`);
   process.exit(2);
 }
 const mix = values.writes.split(",").map(Number);

@@ -1,11 +1,4 @@
-import {
-  CamelCasePlugin,
-  type Compilable,
-  type CompiledQuery,
-  createQueryId,
-  type KyselyPlugin,
-  type RootOperationNode,
-} from "kysely";
+import { CamelCasePlugin, type Compilable, type CompiledQuery, createQueryId, type RootOperationNode } from "kysely";
 import type { Executor } from "./executor.js";
 import { splitDriverOf } from "./sqlite-driver.js";
 
@@ -67,10 +60,14 @@ export function prepared<S, V extends readonly Value[], O>(
     const parameters = template.slots.map((s) =>
       "constant" in s ? s.constant : bound(values[s.arg] as Value, s.item),
     );
-    const direct = directOf(db);
-    if (direct) {
-      const rows = direct.driver.runAtOnce(template.sql, parameters, db.isTransaction);
-      if (rows) return direct.plugin ? renamed<O>(rows, direct.plugin) : (rows as O[]);
+    const { adapter, plugins } = db.getExecutor();
+    const driver = splitDriverOf(adapter);
+    // Rows are renamed here only as one camel-case plugin would rename them; an executor with any
+    // other plugin (or several) keeps Kysely's path, where every plugin sees every result.
+    const [plugin] = plugins;
+    if (driver && (plugin === undefined || (plugins.length === 1 && plugin instanceof CamelCasePlugin))) {
+      const rows = driver.runAtOnce(template.sql, parameters, db.isTransaction);
+      if (rows) return plugin ? renamed<O>(rows, plugin) : (rows as O[]);
     }
     const compiled: CompiledQuery<O> = {
       sql: template.sql,
@@ -109,48 +106,28 @@ function setupKey(db: Executor): string {
   return key;
 }
 
-/** A SQLite executor's driver, and its camel-case plugin (undefined: no plugin). */
-interface Direct {
-  driver: NonNullable<ReturnType<typeof splitDriverOf>>;
-  plugin: CamelCasePlugin | undefined;
-}
-
 /** Column names with the camel-case names their plugin gives them, per plugin. */
-const camelNames = new WeakMap<KyselyPlugin, Map<string, string>>();
-
-/** How `db`'s statements run at once, or undefined when only Kysely's path may run them. */
-function directOf(db: Executor): Direct | undefined {
-  const executor = db.getExecutor();
-  const driver = splitDriverOf(executor.adapter);
-  if (!driver) return undefined;
-  const { plugins } = executor;
-  if (plugins.length === 0) return { driver, plugin: undefined };
-  // Rows are renamed here only as the one camel-case plugin would rename them; any other plugin
-  // (or several) keeps Kysely's path.
-  const [plugin] = plugins;
-  return plugins.length === 1 && plugin instanceof CamelCasePlugin ? { driver, plugin } : undefined;
-}
+const camelNames = new WeakMap<CamelCasePlugin, Map<string, string>>();
 
 /**
  * SQLite's rows with the plugin's names: what its `mapRow` makes of them. A SQLite value is never
  * a plain object or an array, the only values `mapRow` looks into, so renaming the keys is all.
  */
 function renamed<O>(rows: readonly unknown[], plugin: CamelCasePlugin): O[] {
-  let names = camelNames.get(plugin);
-  if (!names) {
-    names = new Map();
-    camelNames.set(plugin, names);
+  let known = camelNames.get(plugin);
+  if (!known) {
+    known = new Map();
+    camelNames.set(plugin, known);
   }
-  const known = names;
-  // The plugin's own mapping of one name (protected in its type, public at run time).
-  const camelCase = (key: string) => (plugin as unknown as { camelCase(key: string): string }).camelCase(key);
+  const names = known;
   return rows.map((row) => {
     const out: Record<string, unknown> = {};
     for (const key in row as Record<string, unknown>) {
-      let name = known.get(key);
+      let name = names.get(key);
       if (name === undefined) {
-        name = camelCase(key);
-        known.set(key, name);
+        // The plugin's own mapping of a name (protected in its type, public at run time).
+        name = (plugin as unknown as { camelCase(key: string): string }).camelCase(key);
+        names.set(key, name);
       }
       out[name] = (row as Record<string, unknown>)[key];
     }

@@ -67,11 +67,7 @@ export class SplitSqliteDriver implements Driver {
         throw error;
       }
     }
-    if (!this.reader || !QUERY.test(sql)) return undefined;
-    const idle = this.turn.idle ? idleRead(this.writer, sql, parameters) : undefined;
-    if (idle) return idle;
-    const statement = preparedOn(this.reader, sql);
-    return statement?.readonly ? statement.all(parameters) : undefined;
+    return readOutside(this.writer, this.reader, this.turn, sql, parameters);
   }
 
   async init(): Promise<void> {}
@@ -147,12 +143,10 @@ class SplitConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    if (!this.holding && this.reader && QUERY.test(compiled.sql)) {
-      const idle = this.turn.idle ? idleRead(this.writer, compiled.sql, compiled.parameters) : undefined;
-      if (idle) return { rows: idle as R[] };
-      const statement = preparedOn(this.reader, compiled.sql);
-      if (statement?.readonly) return { rows: statement.all(compiled.parameters) as R[] };
-    }
+    const rows = this.holding
+      ? undefined
+      : readOutside(this.writer, this.reader, this.turn, compiled.sql, compiled.parameters);
+    if (rows) return { rows: rows as R[] };
     await this.takeWriter();
     const statement = this.writer.prepare(compiled.sql);
     return whenUnlocked(() => run<R>(statement, compiled.parameters));
@@ -170,6 +164,25 @@ class SplitConnection implements DatabaseConnection {
  * writer's) nor `begin`/`savepoint`, which SQLite calls read-only too.
  */
 const QUERY = /^\s*(select|with)\b/i;
+
+/**
+ * The rows of a statement made outside a transaction, run at once if it is a read-only query: on
+ * the writer while no transaction holds it, else on the reader. Undefined when it is not (or there
+ * is no reader): it then waits for the writer's turn.
+ */
+function readOutside(
+  writer: StatementSource,
+  reader: StatementSource | undefined,
+  turn: Turn,
+  sql: string,
+  parameters: readonly unknown[],
+): unknown[] | undefined {
+  if (!reader || !QUERY.test(sql)) return undefined;
+  const idle = turn.idle ? idleRead(writer, sql, parameters) : undefined;
+  if (idle) return idle;
+  const statement = preparedOn(reader, sql);
+  return statement?.readonly ? statement.all(parameters) : undefined;
+}
 
 /**
  * A read made on the writer while no transaction holds it (decision 0197): it sees the last commit,
