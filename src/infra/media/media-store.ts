@@ -55,6 +55,7 @@ export class DiskMediaStore implements MediaStore {
     const temp = join(this.dir, `.tmp-${randomBytes(8).toString("hex")}-${key}`);
     const hash = createHash("sha256");
     let size = 0;
+    const file = createWriteStream(temp, { flush: true });
     try {
       await pipeline(
         body,
@@ -65,10 +66,13 @@ export class DiskMediaStore implements MediaStore {
             yield chunk;
           }
         },
-        createWriteStream(temp, { flush: true }),
+        file,
       );
       await rename(temp, final);
     } catch (error) {
+      // The file is opened off the event loop: a pipeline that failed early may settle before the
+      // open lands, and a removal made then would leave the file the open creates after it.
+      if (!file.closed) await new Promise<void>((resolve) => file.once("close", () => resolve()));
       await rm(temp, { force: true });
       throw error;
     }
