@@ -6,7 +6,7 @@
 // usage: npm run build && node bench/many.mjs [scenario ...] [--engine sqlite,postgres]
 //        [--world small|default|large, or a list: small,large also prints the scale comparison]
 //        [--duration S] [--rounds N] [--connections C] [--sequence N] [--warm N] [--reuse DIR]
-//        [--profile [--top N]] [--perf [--top N]] [--cache-stats] [--writes L,C,P]
+//        [--profile [--top N]] [--perf [--top N]] [--cache-stats] [--writes L,C,P] [--sql-timing FILE]
 // --warm N: before the rounds the app answers N requests of earlier traffic (the same scenario,
 // another seed: other callers, other posts of the same Zipf law), as a server that has been up
 // serves the measured traffic; 0 measures from a cold start (docs/decisions/0179).
@@ -19,6 +19,9 @@
 // (default 0.02,0.02,0.01); e.g. 0,0,0 for reads alone, to price each kind of write (0197, 0198).
 // --cache-stats: the app runs with METRICS=on and the read cache's hits, misses, entries and bytes
 // are printed after the rounds (the recorder adds a little CPU per request: compare like with like).
+// --sql-timing FILE: the app's SQLite statements are timed (bench/sql-timing.mjs) and written to
+// FILE when it stops: calls, total and mean microseconds per SQL text, slowest first (one
+// scenario per run: each scenario's app overwrites FILE). It adds a few microseconds a statement.
 import { spawn } from "node:child_process";
 import {
   closeSync,
@@ -32,7 +35,7 @@ import {
   writeSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { copyOfStore, cpuSeconds, median, plainInserts, profileSummary, rssMb, startApp } from "./lib.mjs";
@@ -61,6 +64,7 @@ const { values, positionals } = parseArgs({
     perf: { type: "boolean", default: false },
     "cache-stats": { type: "boolean", default: false },
     writes: { type: "string", default: "0.02,0.02,0.01" },
+    "sql-timing": { type: "string" },
     top: { type: "string", default: "30" },
     help: { type: "boolean", default: false },
   },
@@ -68,7 +72,7 @@ const { values, positionals } = parseArgs({
 const names = positionals.length ? positionals : Object.keys(SCENARIOS);
 if (values.help || names.some((n) => !SCENARIOS[n])) {
   console.log(
-    `usage: node bench/many.mjs [scenario ...] [--engine sqlite,postgres] [--world small|default|large] [--duration S] [--rounds N] [--connections C] [--sequence N] [--warm N] [--reuse DIR] [--profile [--top N]] [--perf [--top N]] [--cache-stats] [--writes L,C,P]\nscenarios: ${Object.keys(SCENARIOS).join(", ")}`,
+    `usage: node bench/many.mjs [scenario ...] [--engine sqlite,postgres] [--world small|default|large] [--duration S] [--rounds N] [--connections C] [--sequence N] [--warm N] [--reuse DIR] [--profile [--top N]] [--perf [--top N]] [--cache-stats] [--writes L,C,P] [--sql-timing FILE]\nscenarios: ${Object.keys(SCENARIOS).join(", ")}`,
   );
   process.exit(values.help ? 0 : 2);
 }
@@ -181,7 +185,13 @@ async function runScenario(name, engine, world, callers) {
   const s = SCENARIOS[name];
   // The sandbox (on by default outside production) snapshots the whole store into memory at each
   // start (decision 0152): a development aid production runs without, off here.
-  const env = { ...engine.env, SANDBOX: "off", ...(values["cache-stats"] ? STATS_ENV : {}), ...s.env };
+  const env = {
+    ...engine.env,
+    SANDBOX: "off",
+    ...(values["cache-stats"] ? STATS_ENV : {}),
+    ...(values["sql-timing"] ? { SQL_TIMING_OUT: resolve(values["sql-timing"]) } : {}),
+    ...s.env,
+  };
   const sequence = s.sequence(world, callers, Number(values.sequence));
   const profDir = values.profile && !s.baseline ? mkdtempSync(join(tmpdir(), "sta-many-profile-")) : undefined;
   const perfFile =
@@ -189,6 +199,7 @@ async function runScenario(name, engine, world, callers) {
   const nodeArgs = [
     ...(profDir ? ["--import", new URL("./profile-on-signal.mjs", import.meta.url).pathname] : []),
     ...(perfFile ? PERF_NODE_ARGS : []),
+    ...(values["sql-timing"] ? ["--import", new URL("./sql-timing.mjs", import.meta.url).pathname] : []),
   ];
   let perf;
   const plain = s.baseline === "plain-inserts";

@@ -47,6 +47,11 @@ export function perfSummary(file, pid, top) {
     const samples = script.stdout.split("\n\n").filter((s) => s.trim());
     const pct = (n) => `${((100 * n) / samples.length).toFixed(1)}%`;
     const share = (re) => pct(samples.filter((s) => re.test(s)).length);
+    // Inclusive shares: a sample counts when any frame of its chain is in SQLite or the collector.
+    const sqlite = share(/better_sqlite3\.node/);
+    const gc = share(
+      /v8::internal::(Heap::|Scavenger|ScavengerCollector|MarkCompact|ConcurrentMarking|Sweeper|MinorMarkSweep)/,
+    );
     // A sample is the kernel's when its innermost frame (the first line) is.
     const kernel = pct(samples.filter((s) => s.trim().split("\n")[0].includes("[kernel")).length);
     const bySym = spawnSync(
@@ -60,7 +65,7 @@ export function perfSummary(file, pid, top) {
       .slice(0, top)
       .map((l) => l.replace(/\s+$/, ""));
     return [
-      `perf: ${samples.length} CPU samples of the app; system calls by call chain: writev ${share(/do_writev|sys_writev/)}, read ${share(/ksys_read|sys_read\b/)}; all the kernel's work: ${kernel}`,
+      `perf: ${samples.length} CPU samples of the app; system calls by call chain: writev ${share(/do_writev|sys_writev/)}, read ${share(/ksys_read|sys_read\b/)}; all the kernel's work: ${kernel}; SQLite (with its system calls): ${sqlite}; garbage collection: ${gc}`,
       ...lines,
     ];
   } finally {

@@ -3,7 +3,7 @@
 import { postId } from "../world/sizes.mjs";
 import { feedPageOf, orderSequence, pollSequence, socialSequence } from "./traffic.mjs";
 
-const SOCIAL_ENV = {
+export const SOCIAL_ENV = {
   RATE_LIMIT_DEFAULT: "1000000000/60s",
   RATE_LIMIT_FEED: "1000000000/60s",
   RATE_LIMIT_WRITES: "1000000000/60s",
