@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import type { Config } from "../config.js";
 import type { Actor } from "../core/actor.js";
 import type { Clock } from "../core/clock.js";
-import type { DomainEvent, EventBus } from "../core/events.js";
+import type { DomainEvent, DomainEventType, EventBus, EventOf } from "../core/events.js";
 import type { Market } from "../core/market.js";
 import type { SecretBox } from "../core/secrets.js";
 import type { Db } from "../infra/db/database.js";
@@ -85,10 +85,75 @@ export async function transact<T>(
   work: (trx: Executor, record: (event: DomainEvent) => void) => Promise<T>,
 ): Promise<T> {
   let events: DomainEvent[] = [];
-  const result = await deps.db.transaction((trx) => {
+  const handlers = writeHandlersOf(deps);
+  const result = await deps.db.transaction(async (trx) => {
     events = [];
-    return work(trx, (e) => events.push(e));
+    const record = (e: DomainEvent) => {
+      events.push(e);
+    };
+    const value = await work(trx, record);
+    // Events recorded by a handler are handled too (the list grows as it is walked).
+    if (handlers) for (let i = 0; i < events.length; i++) await runWriteHandlers(handlers, trx, events[i]!, record);
+    return value;
   });
   await deps.bus.publish(events);
   return result;
+}
+
+/**
+ * A handler run inside the transaction that recorded its event, before it commits (decision 0204):
+ * what it writes commits with the write that caused it, or not at all. It may record events of its
+ * own, published after the commit with the others. It fails the transaction if it throws, so it
+ * must be a write that cannot fail where the cause succeeded (a row for a user the cause names).
+ */
+export type WriteHandler<T extends DomainEventType> = (
+  trx: Executor,
+  event: EventOf<T>,
+  record: (event: DomainEvent) => void,
+) => Promise<void>;
+
+type WriteHandlers = Map<DomainEventType, WriteHandler<DomainEventType>[]>;
+const writeHandlersByDeps = new WeakMap<Deps, WriteHandlers>();
+
+/**
+ * Runs `handler` inside every `transact` of these deps (and of their contexts) that records an
+ * event of `type`. Unlike the bus's subscribers, it sees only events recorded in a transaction of
+ * this process, never one published directly or by another instance.
+ */
+export function subscribeInTransaction<T extends DomainEventType>(deps: Deps, type: T, handler: WriteHandler<T>): void {
+  const base = baseOf(deps);
+  let handlers = writeHandlersByDeps.get(base);
+  if (!handlers) {
+    handlers = new Map();
+    writeHandlersByDeps.set(base, handlers);
+  }
+  const list = handlers.get(type) ?? [];
+  list.push(handler as unknown as WriteHandler<DomainEventType>);
+  handlers.set(type, list);
+}
+
+/** The deps a context was made from (`withActor`'s contexts, and objects made from them, inherit it). */
+function baseOf(deps: Deps): Deps {
+  for (let d: Deps | null = deps; d !== null; d = Object.getPrototypeOf(d) as Deps | null) {
+    if (writeHandlersByDeps.has(d) || !("actor" in d)) return d;
+  }
+  return deps;
+}
+
+function writeHandlersOf(deps: Deps): WriteHandlers | undefined {
+  for (let d: Deps | null = deps; d !== null; d = Object.getPrototypeOf(d) as Deps | null) {
+    const found = writeHandlersByDeps.get(d);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+async function runWriteHandlers(
+  handlers: WriteHandlers,
+  trx: Executor,
+  event: DomainEvent,
+  record: (event: DomainEvent) => void,
+): Promise<void> {
+  const list = handlers.get(event.type);
+  if (list) for (const handler of list) await handler(trx, event, record);
 }

@@ -10,7 +10,10 @@ import {
   priceAlertMessage,
 } from "./trading-messages.js";
 
-/** Turns domain events into notifications. Runs after the publishing transaction commits. */
+/**
+ * Turns domain events into notifications: the social ones inside the transaction that records their
+ * event (`registerSocialSubscribers`, decision 0204), the others after it commits.
+ */
 export function registerNotificationSubscribers(deps: Deps): void {
   registerSocialSubscribers(deps);
   deps.bus.subscribe("UserRegistered", async (event) => {

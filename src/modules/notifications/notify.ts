@@ -1,5 +1,7 @@
 import { isoNow } from "../../core/clock.js";
 import { newId } from "../../core/ids.js";
+import type { DomainEvent } from "../../core/events.js";
+import type { Executor } from "../../infra/db/executor.js";
 import { type Deps, transact } from "../context.js";
 import { NOTIFICATION_FORMAT_VERSION, NOTIFICATION_KINDS, type NotificationKindName } from "./notifications.catalog.js";
 import { type NotificationRow, notificationsRepository } from "./notifications.repository.js";
@@ -30,6 +32,22 @@ export async function notify(deps: Deps, input: NotifyInput): Promise<string> {
     { type: "NotificationCreated", userId: row.userId, item: toMessage(row), occurredAt: isoNow(deps.clock) },
   ]);
   return row.id;
+}
+
+/**
+ * Stores one notification inside the transaction `trx` whose write caused it (a write handler,
+ * decision 0204): it commits with that write, in the same commit. NotificationCreated is recorded,
+ * so it is published once the transaction has committed.
+ */
+export async function notifyWithin(
+  trx: Executor,
+  deps: Deps,
+  input: NotifyInput,
+  record: (event: DomainEvent) => void,
+): Promise<void> {
+  const row = rowOf(deps, input);
+  await notificationsRepository(trx).insert(row);
+  record({ type: "NotificationCreated", userId: row.userId, item: toMessage(row), occurredAt: isoNow(deps.clock) });
 }
 
 /**
