@@ -77,7 +77,11 @@ describe.each(engines())("write handlers run inside the recording transaction (%
       }),
     ).rejects.toBe(boom);
     expect(calls).toBe(1);
-    const kept = await h.deps.db.kysely.selectFrom("oauthSettings").select("name").where("name", "=", setting).execute();
+    const kept = await h.deps.db.kysely
+      .selectFrom("oauthSettings")
+      .select("name")
+      .where("name", "=", setting)
+      .execute();
     expect(kept).toEqual([]);
     // The notification the first handler wrote went with it.
     expect(await notificationsFor(postId)).toEqual([]);

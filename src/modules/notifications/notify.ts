@@ -1,6 +1,6 @@
 import { isoNow } from "../../core/clock.js";
-import { newId } from "../../core/ids.js";
 import type { DomainEvent } from "../../core/events.js";
+import { newId } from "../../core/ids.js";
 import type { Executor } from "../../infra/db/executor.js";
 import { type Deps, transact } from "../context.js";
 import { NOTIFICATION_FORMAT_VERSION, NOTIFICATION_KINDS, type NotificationKindName } from "./notifications.catalog.js";
