@@ -7,6 +7,7 @@
 //        [--world small|default|large, or a list: small,large also prints the scale comparison]
 //        [--duration S] [--rounds N] [--connections C] [--sequence N] [--warm N] [--reuse DIR]
 //        [--profile [--top N]] [--perf [--top N]] [--cache-stats] [--writes L,C,P] [--sql-timing FILE]
+//        [--against DIR]
 // --warm N: before the rounds the app answers N requests of earlier traffic (the same scenario,
 // another seed: other callers, other posts of the same Zipf law), as a server that has been up
 // serves the measured traffic; 0 measures from a cold start (docs/decisions/0179).
@@ -22,6 +23,10 @@
 // --sql-timing FILE: the app's SQLite statements are timed (bench/sql-timing.mjs) and written to
 // FILE when it stops: calls, total and mean microseconds per SQL text, slowest first (one
 // scenario per run: each scenario's app overwrites FILE). It adds a few microseconds a statement.
+// --against DIR: another build of the server (a checkout with its dist/ built, e.g. main's parent in
+// /tmp/before) is loaded in the same rounds, in turn with the app and the baseline, on its own copy
+// of the same store; its figures and the app's ratios to them are printed per scenario (SQLite
+// only: two servers on one PostgreSQL database would see each other's writes).
 import { spawn } from "node:child_process";
 import {
   closeSync,
@@ -65,6 +70,7 @@ const { values, positionals } = parseArgs({
     "cache-stats": { type: "boolean", default: false },
     writes: { type: "string", default: "0.02,0.02,0.01" },
     "sql-timing": { type: "string" },
+    against: { type: "string" },
     top: { type: "string", default: "30" },
     help: { type: "boolean", default: false },
   },
@@ -72,7 +78,7 @@ const { values, positionals } = parseArgs({
 const names = positionals.length ? positionals : Object.keys(SCENARIOS);
 if (values.help || names.some((n) => !SCENARIOS[n])) {
   console.log(
-    `usage: node bench/many.mjs [scenario ...] [--engine sqlite,postgres] [--world small|default|large] [--duration S] [--rounds N] [--connections C] [--sequence N] [--warm N] [--reuse DIR] [--profile [--top N]] [--perf [--top N]] [--cache-stats] [--writes L,C,P] [--sql-timing FILE]\nscenarios: ${Object.keys(SCENARIOS).join(", ")}`,
+    `usage: node bench/many.mjs [scenario ...] [--engine sqlite,postgres] [--world small|default|large] [--duration S] [--rounds N] [--connections C] [--sequence N] [--warm N] [--reuse DIR] [--profile [--top N]] [--perf [--top N]] [--cache-stats] [--writes L,C,P] [--sql-timing FILE] [--against DIR]\nscenarios: ${Object.keys(SCENARIOS).join(", ")}`,
   );
   process.exit(values.help ? 0 : 2);
 }
@@ -90,6 +96,15 @@ if (mix.length !== 3 || mix.some((x) => !(x >= 0)) || mix[0] + mix[1] + mix[2] >
 const opts = { duration: Number(values.duration), connections: Number(values.connections) };
 const rounds = Number(values.rounds);
 const engines = values.engine.split(",");
+const againstMain = values.against ? join(resolve(values.against), "dist/main.js") : undefined;
+if (againstMain && !existsSync(againstMain)) {
+  console.error(`--against: ${againstMain} is missing (build that checkout first: npx tsc -b tsconfig.build.json)`);
+  process.exit(2);
+}
+if (againstMain && engines.includes("postgres")) {
+  console.error("--against runs on SQLite only: two servers on one PostgreSQL database would see each other's writes");
+  process.exit(2);
+}
 const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : "n/a");
 const log = (s) => process.stderr.write(`${s}\n`);
 
@@ -205,6 +220,8 @@ async function runScenario(name, engine, world, callers) {
   const plain = s.baseline === "plain-inserts";
   let app = await startApp(env, [], engine.database);
   let baseline;
+  let against;
+  let againstStore;
   try {
     if (!plain) {
       log(`capturing the app's answers to ${new Set(sequence.map((r) => r.key)).size} distinct requests…`);
@@ -212,33 +229,48 @@ async function runScenario(name, engine, world, callers) {
       baseline = await startMapBaseline(answers);
       // A fresh process: the capture must not have warmed the app's caches.
       await app.stop();
+      if (againstMain) {
+        // The same store as the app's, copied now: both start from the capture's writes.
+        againstStore = copyOfStore(engine.database, "sta-many-against-");
+        against = await startApp(env, [], againstStore.file, againstMain);
+      }
       app = await startApp(profDir ? { ...env, PROFILE_DIR: profDir } : env, nodeArgs, engine.database);
     }
+    if (plain && againstMain)
+      log("--against does not apply here: compare order paths with bench/trading-orders.mjs --against");
     const earlier = plain ? 0 : Number(values.warm);
+    const servers = { app, against };
     if (earlier > 0) {
-      log(`warming up: ${earlier} requests of earlier traffic…`);
       const history = s.sequence(world, callers, earlier, 7);
-      const r = await autocannon({
-        url: app.baseUrl,
-        connections: opts.connections,
-        amount: earlier,
-        requests: [{ setupRequest: cursor(history, callers) }],
-      });
-      log(`  ${r.requests.total} answered at ${Math.round(r.requests.average)} req/s (cold), ${r.non2xx} not 2xx`);
+      for (const [who, server] of Object.entries(servers)) {
+        if (!server) continue;
+        log(`warming up${who === "against" ? " the other build" : ""}: ${earlier} requests of earlier traffic…`);
+        const r = await autocannon({
+          url: server.baseUrl,
+          connections: opts.connections,
+          amount: earlier,
+          requests: [{ setupRequest: cursor(history, callers) }],
+        });
+        log(`  ${r.requests.total} answered at ${Math.round(r.requests.average)} req/s (cold), ${r.non2xx} not 2xx`);
+      }
     }
     log("warming up…");
     const warm = { ...opts, duration: 2 };
-    await load(app.baseUrl, sequence, callers, { ...warm, pid: app.pid });
-    if (baseline) await load(baseline.baseUrl, sequence, callers, { ...warm, pid: baseline.pid });
-    const runs = { app: [], baseline: [] };
+    for (const server of [app, baseline, against]) {
+      if (server) await load(server.baseUrl, sequence, callers, { ...warm, pid: server.pid });
+    }
+    const runs = { app: [], baseline: [], against: [] };
+    // Each round loads every target once; the order turns, so none is always first after a pause.
+    const order = ["app", "baseline", ...(against ? ["against"] : [])];
     if (profDir) process.kill(app.pid, "SIGWINCH");
     if (perfFile) perf = startPerf(app.pid, perfFile);
     for (let i = 0; i < rounds; i++) {
-      for (const who of i % 2 === 0 ? ["app", "baseline"] : ["baseline", "app"]) {
+      const turn = order.map((_, k) => order[(k + i) % order.length]);
+      for (const who of turn) {
         log(`round ${i + 1}/${rounds}: ${who}…`);
         if (who === "baseline" && plain) runs.baseline.push(await plainInserts(runs.app.at(-1)?.ok ?? 10_000));
         else {
-          const target = who === "app" ? app : baseline;
+          const target = { app, baseline, against }[who];
           runs[who].push(await load(target.baseUrl, sequence, callers, { ...opts, pid: target.pid }));
         }
       }
@@ -249,9 +281,16 @@ async function runScenario(name, engine, world, callers) {
       log(`${name} on ${engine.kind}, ${perfSummary(perfFile, app.pid, Number(values.top)).join("\n")}`);
     }
     if (values["cache-stats"]) log(await cacheStats(app.baseUrl));
-    return { app: summary(runs.app), baseline: summary(runs.baseline), runs };
+    return {
+      app: summary(runs.app),
+      baseline: summary(runs.baseline),
+      ...(against ? { against: summary(runs.against) } : {}),
+      runs,
+    };
   } finally {
     await baseline?.stop();
+    await against?.stop();
+    againstStore?.drop();
     await app.stop();
     if (profDir) {
       log(`${name} on ${engine.kind}, app profile: ${profileSummary(profDir, Number(values.top)).join("\n")}`);
@@ -306,6 +345,13 @@ function verdicts(t, a, ratio) {
   return v.join("; ");
 }
 
+/** The app against the other build (--against) in one scenario: req/s, CPU per request, p99, RSS. */
+function againstLine(name, kind, worldName, r) {
+  const [a, o] = [r.app, r.against];
+  return `${name.padEnd(20)}${kind.padEnd(10)}${worldName.padEnd(9)} req/s ${fmt(a.rps)} / ${fmt(o.rps)} (${fmt(a.rps / o.rps, 2)}x), CPU µs ${fmt(a.cpuUsPerRequest)} / ${fmt(o.cpuUsPerRequest)} (${fmt(a.cpuUsPerRequest / o.cpuUsPerRequest, 2)}x), p99 ms ${fmt(a.p99, 1)} / ${fmt(o.p99, 1)}, RSS MB ${fmt(a.peakRssMb)} / ${fmt(o.peakRssMb)}`;
+}
+const againstLines = [];
+
 mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
 const worlds = values.world.split(",");
 const table = [];
@@ -332,6 +378,7 @@ for (const worldName of worlds) {
         log(
           `${name} ${kind}: app ${fmt(r.app.rps)} req/s p99 ${fmt(r.app.p99, 1)} ms RSS ${fmt(r.app.peakRssMb, 1)} MB; baseline ${fmt(r.baseline.rps)} req/s; ratio ${fmt(ratio * 100, 1)}%`,
         );
+        if (r.against) againstLines.push(againstLine(name, kind, worldName, r));
         writeFileSync(
           new URL(`./results/${name}-${kind}-${worldName}.json`, import.meta.url),
           `${JSON.stringify({ at: new Date().toISOString(), options: { ...opts, rounds, world }, seedSeconds, ...line }, null, 2)}\n`,
@@ -370,6 +417,10 @@ if (worlds.length > 1) {
       `${l.name.padEnd(20)}${l.engine.padEnd(10)} throughput share ${fmt(b.ratio * 100, 1)}% -> ${fmt(l.ratio * 100, 1)}% (${fmt(share, 2)}x lower), p99 ${fmt(b.app.p99, 1)} -> ${fmt(l.app.p99, 1)} ms (${fmt(p99, 2)}x): ${ok ? "MET" : "MISSED"}`,
     );
   }
+}
+if (againstLines.length > 0) {
+  console.log(`\nagainst ${values.against} (the other build, loaded in the same rounds; medians, app / other)`);
+  for (const line of againstLines) console.log(line);
 }
 if (failed) console.log("the app answered non-2xx or failed requests during a run: those figures are not valid");
 process.exit(failed ? 1 : 0);
