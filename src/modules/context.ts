@@ -132,12 +132,11 @@ export function subscribeInTransaction<T extends DomainEventType>(deps: Deps, ty
   handlers.set(type, list);
 }
 
-/** The deps a context was made from (`withActor`'s contexts, and objects made from them, inherit it). */
+/** The deps a context was made from: the first object up its prototype chain with no actor (0200). */
 function baseOf(deps: Deps): Deps {
-  for (let d: Deps | null = deps; d !== null; d = Object.getPrototypeOf(d) as Deps | null) {
-    if (writeHandlersByDeps.has(d) || !("actor" in d)) return d;
-  }
-  return deps;
+  let d = deps;
+  while ("actor" in d) d = Object.getPrototypeOf(d) as Deps;
+  return d;
 }
 
 function writeHandlersOf(deps: Deps): WriteHandlers | undefined {
