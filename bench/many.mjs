@@ -375,6 +375,7 @@ for (const worldName of worlds) {
         const line = { name, engine: kind, world: worldName, ratio, ...r, verdict };
         table.push(line);
         if (r.app.non2xx > 0 || r.app.errors > 0) failed = true;
+        if (r.against && (r.against.non2xx > 0 || r.against.errors > 0)) failed = true;
         log(
           `${name} ${kind}: app ${fmt(r.app.rps)} req/s p99 ${fmt(r.app.p99, 1)} ms RSS ${fmt(r.app.peakRssMb, 1)} MB; baseline ${fmt(r.baseline.rps)} req/s; ratio ${fmt(ratio * 100, 1)}%`,
         );
@@ -422,5 +423,5 @@ if (againstLines.length > 0) {
   console.log(`\nagainst ${values.against} (the other build, loaded in the same rounds; medians, app / other)`);
   for (const line of againstLines) console.log(line);
 }
-if (failed) console.log("the app answered non-2xx or failed requests during a run: those figures are not valid");
+if (failed) console.log("a server answered non-2xx or failed requests during a run: those figures are not valid");
 process.exit(failed ? 1 : 0);
