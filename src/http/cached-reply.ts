@@ -1,4 +1,5 @@
 import type { FastifyReply } from "fastify";
+import { sendJoined } from "./answer-buffers.js";
 
 /** A cache of answers' bytes (src/modules/social/shared/read-cache.ts is one). */
 export interface AnswerCache {
@@ -58,6 +59,14 @@ export function sendFailure(reply: unknown, error: unknown): void {
 /** Sends a 200 answer's bytes made elsewhere from the route's own serializer (shared documents). */
 export function sendBytes(reply: unknown, body: Buffer): void {
   (reply as FastifyReply).type(JSON_TYPE).send(body);
+}
+
+/**
+ * Sends a 200 answer made elsewhere from the route's own serializer as parts (a shared feed page),
+ * joined: a large one into a reused buffer, given back once it is sent (decision 0206).
+ */
+export function sendParts(reply: unknown, parts: readonly Buffer[]): void {
+  sendJoined((reply as FastifyReply).type(JSON_TYPE), parts);
 }
 
 /**

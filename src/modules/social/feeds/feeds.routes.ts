@@ -1,6 +1,6 @@
 import { api } from "../../../http/access.js";
 import type { App } from "../../../http/app-type.js";
-import { sendBytes, sendCached, sendFailure } from "../../../http/cached-reply.js";
+import { sendCached, sendFailure, sendParts } from "../../../http/cached-reply.js";
 import { type Deps, withActor } from "../../context.js";
 import { READ_SCOPES } from "../shared/access.js";
 import { E404 } from "../shared/errors.schemas.js";
@@ -147,7 +147,7 @@ function feedRoute(app: App, deps: Deps, parts: SharedParts, url: string, f: Fee
         sharedFrame(ctx, parts, feed, query)
           .then((frame) => sharedFeedAnswer(ctx, parts, frame, query, serialize))
           .then(
-            (body) => (body ? sendBytes(reply, body) : send({ key: "" })),
+            (body) => (body ? sendParts(reply, body) : send({ key: "" })),
             (error: unknown) => sendFailure(reply, error),
           );
         return;

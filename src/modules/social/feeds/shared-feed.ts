@@ -139,8 +139,9 @@ async function docsOf(
 }
 
 /**
- * A listing-sharing feed's page for the caller, or undefined when the caller must be answered per
- * caller (a block, a private profile, a discussion that could not be shared).
+ * A listing-sharing feed's page for the caller, as the parts its bytes are joined from (the route
+ * joins them: decision 0206), or undefined when the caller must be answered per caller (a block, a
+ * private profile, a discussion that could not be shared).
  */
 export async function sharedFeedAnswer(
   ctx: Ctx,
@@ -148,7 +149,7 @@ export async function sharedFeedAnswer(
   frame: FeedFrame,
   query: FeedQuery,
   serialize: (page: FeedPageView) => string,
-): Promise<Buffer | undefined> {
+): Promise<Buffer[] | undefined> {
   const me = requireReader(ctx.actor).userId;
   const { ids, rows } = await listingOf(ctx, parts, frame);
   const pageIds = ids.slice(0, frame.take);
@@ -170,5 +171,5 @@ export async function sharedFeedAnswer(
     pushOverlaid(out, doc, me, marks);
   }
   out.push(CLOSE, Buffer.from(envelope.slice(EMPTY.length)));
-  return Buffer.concat(out);
+  return out;
 }
