@@ -85,15 +85,18 @@ export async function transact<T>(
   work: (trx: Executor, record: (event: DomainEvent) => void) => Promise<T>,
 ): Promise<T> {
   let events: DomainEvent[] = [];
-  const handlers = writeHandlersOf(deps);
+  const handlers = writeHandlersByDeps.get(baseOf(deps));
   const result = await deps.db.transaction(async (trx) => {
     events = [];
     const record = (e: DomainEvent) => {
       events.push(e);
     };
     const value = await work(trx, record);
+    if (!handlers) return value;
     // Events recorded by a handler are handled too (the list grows as it is walked).
-    if (handlers) for (let i = 0; i < events.length; i++) await runWriteHandlers(handlers, trx, events[i]!, record);
+    for (let i = 0; i < events.length; i++) {
+      for (const handler of handlers.get(events[i]!.type) ?? []) await handler(trx, events[i]!, record);
+    }
     return value;
   });
   await deps.bus.publish(events);
@@ -137,22 +140,4 @@ function baseOf(deps: Deps): Deps {
   let d = deps;
   while ("actor" in d) d = Object.getPrototypeOf(d) as Deps;
   return d;
-}
-
-function writeHandlersOf(deps: Deps): WriteHandlers | undefined {
-  for (let d: Deps | null = deps; d !== null; d = Object.getPrototypeOf(d) as Deps | null) {
-    const found = writeHandlersByDeps.get(d);
-    if (found) return found;
-  }
-  return undefined;
-}
-
-async function runWriteHandlers(
-  handlers: WriteHandlers,
-  trx: Executor,
-  event: DomainEvent,
-  record: (event: DomainEvent) => void,
-): Promise<void> {
-  const list = handlers.get(event.type);
-  if (list) for (const handler of list) await handler(trx, event, record);
 }
