@@ -7,7 +7,7 @@
 //        [--world small|default|large, or a list: small,large also prints the scale comparison]
 //        [--duration S] [--rounds N] [--connections C] [--sequence N] [--warm N] [--reuse DIR]
 //        [--profile [--top N]] [--perf [--top N]] [--cache-stats] [--writes L,C,P] [--sql-timing FILE]
-//        [--against DIR]
+//        [--heap-snapshot FILE] [--against DIR]
 // --warm N: before the rounds the app answers N requests of earlier traffic (the same scenario,
 // another seed: other callers, other posts of the same Zipf law), as a server that has been up
 // serves the measured traffic; 0 measures from a cold start (docs/decisions/0179).
@@ -23,6 +23,8 @@
 // --sql-timing FILE: the app's SQLite statements are timed (bench/sql-timing.mjs) and written to
 // FILE when it stops: calls, total and mean microseconds per SQL text, slowest first (one
 // scenario per run: each scenario's app overwrites FILE). It adds a few microseconds a statement.
+// --heap-snapshot FILE: after the rounds the app writes a heap snapshot to FILE.<scenario>
+// (bench/heap-on-signal.mjs); `node bench/heap-summary.mjs FILE.<scenario>` says what it holds.
 // --against DIR: another build of the server (a checkout with its dist/ built, e.g. main's parent in
 // /tmp/before) is loaded in the same rounds, in turn with the app and the baseline, on its own copy
 // of the same store; its figures and the app's ratios to them are printed per scenario (SQLite
@@ -68,6 +70,7 @@ const { values, positionals } = parseArgs({
     profile: { type: "boolean", default: false },
     perf: { type: "boolean", default: false },
     "cache-stats": { type: "boolean", default: false },
+    "heap-snapshot": { type: "string" },
     writes: { type: "string", default: "0.02,0.02,0.01" },
     "sql-timing": { type: "string" },
     against: { type: "string" },
@@ -78,7 +81,7 @@ const { values, positionals } = parseArgs({
 const names = positionals.length ? positionals : Object.keys(SCENARIOS);
 if (values.help || names.some((n) => !SCENARIOS[n])) {
   console.log(
-    `usage: node bench/many.mjs [scenario ...] [--engine sqlite,postgres] [--world small|default|large] [--duration S] [--rounds N] [--connections C] [--sequence N] [--warm N] [--reuse DIR] [--profile [--top N]] [--perf [--top N]] [--cache-stats] [--writes L,C,P] [--sql-timing FILE] [--against DIR]\nscenarios: ${Object.keys(SCENARIOS).join(", ")}`,
+    `usage: node bench/many.mjs [scenario ...] [--engine sqlite,postgres] [--world small|default|large] [--duration S] [--rounds N] [--connections C] [--sequence N] [--warm N] [--reuse DIR] [--profile [--top N]] [--perf [--top N]] [--cache-stats] [--writes L,C,P] [--sql-timing FILE] [--heap-snapshot FILE] [--against DIR]\nscenarios: ${Object.keys(SCENARIOS).join(", ")}`,
   );
   process.exit(values.help ? 0 : 2);
 }
@@ -209,12 +212,14 @@ async function runScenario(name, engine, world, callers) {
   };
   const sequence = s.sequence(world, callers, Number(values.sequence));
   const profDir = values.profile && !s.baseline ? mkdtempSync(join(tmpdir(), "sta-many-profile-")) : undefined;
+  const heapFile = values["heap-snapshot"] && !s.baseline ? resolve(`${values["heap-snapshot"]}.${name}`) : undefined;
   const perfFile =
     values.perf && !s.baseline ? join(mkdtempSync(join(tmpdir(), "sta-many-perf-")), "perf.data") : undefined;
   const nodeArgs = [
     ...(profDir ? ["--import", new URL("./profile-on-signal.mjs", import.meta.url).pathname] : []),
     ...(perfFile ? PERF_NODE_ARGS : []),
     ...(values["sql-timing"] ? ["--import", new URL("./sql-timing.mjs", import.meta.url).pathname] : []),
+    ...(heapFile ? ["--import", new URL("./heap-on-signal.mjs", import.meta.url).pathname] : []),
   ];
   let perf;
   const plain = s.baseline === "plain-inserts";
@@ -234,7 +239,12 @@ async function runScenario(name, engine, world, callers) {
         againstStore = copyOfStore(engine.database, "sta-many-against-");
         against = await startApp(env, [], againstStore.file, againstMain);
       }
-      app = await startApp(profDir ? { ...env, PROFILE_DIR: profDir } : env, nodeArgs, engine.database);
+      const appEnv = {
+        ...env,
+        ...(profDir ? { PROFILE_DIR: profDir } : {}),
+        ...(heapFile ? { HEAP_SNAPSHOT_FILE: heapFile } : {}),
+      };
+      app = await startApp(appEnv, nodeArgs, engine.database);
     }
     if (plain && againstMain)
       log("--against does not apply here: compare order paths with bench/trading-orders.mjs --against");
@@ -281,6 +291,7 @@ async function runScenario(name, engine, world, callers) {
       log(`${name} on ${engine.kind}, ${perfSummary(perfFile, app.pid, Number(values.top)).join("\n")}`);
     }
     if (values["cache-stats"]) log(await cacheStats(app.baseUrl));
+    if (heapFile) log(`heap snapshot: ${await heapWritten(app.pid, heapFile)} (node bench/heap-summary.mjs FILE)`);
     return {
       app: summary(runs.app),
       baseline: summary(runs.baseline),
@@ -312,6 +323,17 @@ async function cacheStats(baseUrl) {
   };
   const memory = `rss ${mb("process_resident_memory_bytes")}, heap used ${mb("nodejs_heap_size_used_bytes")} of ${mb("nodejs_heap_size_total_bytes")}, external ${mb("nodejs_external_memory_bytes")}`;
   return `read cache: ${lines.map((l) => l.replace(/^\w*read_cache_/, "")).join(", ")}\nmemory (MB): ${memory}`;
+}
+
+/** Asks the app for a heap snapshot (SIGURG, bench/heap-on-signal.mjs) and waits until it is written. */
+async function heapWritten(pid, file) {
+  rmSync(file, { force: true });
+  process.kill(pid, "SIGURG");
+  for (let waited = 0; !existsSync(file); waited += 100) {
+    if (waited > 120_000) throw new Error(`no heap snapshot at ${file} after 2 minutes`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return file;
 }
 
 /** Asks the profiled app for its profile (SIGWINCH) and waits until the file is there. */
