@@ -40,7 +40,7 @@ export function startPerf(pid, file) {
  */
 export function perfSummary(file, pid, top) {
   try {
-    const script = spawnSync("perf", ["script", "-i", file, "-F", "ip,sym,dso"], {
+    const script = spawnSync("perf", ["script", "-i", file, "-F", "tid,ip,sym,dso"], {
       encoding: "utf8",
       maxBuffer: 1 << 30,
     });
@@ -52,8 +52,12 @@ export function perfSummary(file, pid, top) {
     const gc = share(
       /v8::internal::(Heap::|Scavenger|ScavengerCollector|MarkCompact|ConcurrentMarking|Sweeper|MinorMarkSweep)/,
     );
-    // A sample is the kernel's when its innermost frame (the first line) is.
-    const kernel = pct(samples.filter((s) => s.trim().split("\n")[0].includes("[kernel")).length);
+    // A sample's first line is its thread id; then its frames, innermost first. A sample is the
+    // kernel's when its innermost frame is.
+    const kernel = pct(samples.filter((s) => s.trim().split("\n")[1]?.includes("[kernel")).length);
+    // The main thread's id is the process's; the others are V8's helpers (concurrent marking,
+    // compiling), libuv's pool and the checkpointer (decision 0207).
+    const others = pct(samples.filter((s) => s.trim().split(/\s/)[0] !== String(pid)).length);
     const bySym = spawnSync(
       "perf",
       ["report", "-i", file, "--no-children", "--sort", "sym", "--stdio", "-g", "none", "--percent-limit", "0.3"],
@@ -65,7 +69,7 @@ export function perfSummary(file, pid, top) {
       .slice(0, top)
       .map((l) => l.replace(/\s+$/, ""));
     return [
-      `perf: ${samples.length} CPU samples of the app; system calls by call chain: writev ${share(/do_writev|sys_writev/)}, read ${share(/ksys_read|sys_read\b/)}; all the kernel's work: ${kernel}; SQLite (with its system calls): ${sqlite}; garbage collection: ${gc}`,
+      `perf: ${samples.length} CPU samples of the app; system calls by call chain: writev ${share(/do_writev|sys_writev/)}, read ${share(/ksys_read|sys_read\b/)}; all the kernel's work: ${kernel}; threads other than the main one: ${others}; SQLite (with its system calls): ${sqlite}; garbage collection: ${gc}`,
       ...lines,
     ];
   } finally {
