@@ -59,7 +59,7 @@ export function sendJoined(reply: FastifyReply, parts: readonly Buffer[], pool: 
   let length = 0;
   for (const part of parts) length += part.length;
   if (length < POOLED_MIN_BYTES) {
-    reply.send(Buffer.concat(parts as Buffer[], length));
+    reply.send(Buffer.concat(parts, length));
     return;
   }
   const buffer = pool.take(length);

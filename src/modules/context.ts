@@ -95,7 +95,9 @@ export async function transact<T>(
     if (!handlers) return value;
     // Events recorded by a handler are handled too (the list grows as it is walked).
     for (let i = 0; i < events.length; i++) {
-      for (const handler of handlers.get(events[i]!.type) ?? []) await handler(trx, events[i]!, record);
+      const event = events[i]!;
+      const list = handlers.get(event.type);
+      if (list) for (const handler of list) await handler(trx, event, record);
     }
     return value;
   });

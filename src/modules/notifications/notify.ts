@@ -28,9 +28,7 @@ export interface NotifyInput {
 export async function notify(deps: Deps, input: NotifyInput): Promise<string> {
   const row = rowOf(deps, input);
   await notificationsRepository(deps.db.kysely).insert(row);
-  await deps.bus.publish([
-    { type: "NotificationCreated", userId: row.userId, item: toMessage(row), occurredAt: isoNow(deps.clock) },
-  ]);
+  await deps.bus.publish([createdOf(row, isoNow(deps.clock))]);
   return row.id;
 }
 
@@ -47,7 +45,7 @@ export async function notifyWithin(
 ): Promise<void> {
   const row = rowOf(deps, input);
   await notificationsRepository(trx).insert(row);
-  record({ type: "NotificationCreated", userId: row.userId, item: toMessage(row), occurredAt: isoNow(deps.clock) });
+  record(createdOf(row, isoNow(deps.clock)));
 }
 
 /**
@@ -59,10 +57,16 @@ export async function notifyMany(deps: Deps, inputs: readonly NotifyInput[]): Pr
   const rows = inputs.map((input) => rowOf(deps, input));
   await transact(deps, (trx) => notificationsRepository(trx).insertMany(rows));
   const at = isoNow(deps.clock);
-  await deps.bus.publish(
-    rows.map((row) => ({ type: "NotificationCreated", userId: row.userId, item: toMessage(row), occurredAt: at })),
-  );
+  await deps.bus.publish(rows.map((row) => createdOf(row, at)));
 }
+
+/** The event that tells the real-time channel of a stored notification, with the item as the REST list shows it. */
+const createdOf = (row: NotificationRow, occurredAt: string): DomainEvent => ({
+  type: "NotificationCreated",
+  userId: row.userId,
+  item: toMessage(row),
+  occurredAt,
+});
 
 function rowOf(deps: Deps, input: NotifyInput): NotificationRow {
   const kind = NOTIFICATION_KINDS[input.kind];
