@@ -67,15 +67,24 @@ async function runCli(args, env) {
 
 /** Starts the baseline server returning exactly `response` (after `burnUs` µs of CPU per request: bench/cpu-budget.mjs). */
 export async function startBaseline(response, burnUs = 0) {
+  return startResponder("bench/baseline-server.mjs", response, { BASELINE_BURN_US: String(burnUs) }, "baseline");
+}
+
+/**
+ * Starts `script` (a plain server run as a child process, printing `{"port": …}` once listening)
+ * with `response` ({ status, contentType, body in base64 }) in the file BASELINE_RESPONSE_FILE names,
+ * and `env` beside.
+ */
+export async function startResponder(script, response, env = {}, name = script) {
   // In a file: a large answer (a feed page) does not fit in an environment variable.
   const dir = mkdtempSync(join(tmpdir(), "sta-baseline-"));
   const file = join(dir, "response.json");
   writeFileSync(file, JSON.stringify(response));
-  const child = spawn(process.execPath, [join(ROOT, "bench/baseline-server.mjs")], {
-    env: { ...process.env, BASELINE_RESPONSE_FILE: file, BASELINE_BURN_US: String(burnUs) },
+  const child = spawn(process.execPath, [join(ROOT, script)], {
+    env: { ...process.env, ...env, BASELINE_RESPONSE_FILE: file },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  const { port } = await firstJson(child, "baseline");
+  const { port } = await firstJson(child, name);
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     pid: child.pid,

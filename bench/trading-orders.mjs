@@ -3,7 +3,7 @@
 // own key pair, and in the same run the same server with group commit off (decision 0172).
 // Usage: npm run build && node bench/trading-orders.mjs [--duration S] [--rounds R] [--callers N]
 //        [--connections C] [--engine sqlite|postgres] [--synchronous normal|full] [--against MAIN]
-//        [--no-ceiling]
+//        [--no-ceiling] [--floor [--floor-with K=V[;K=V]] …] [--profile [--top N]] [--sql-timing FILE]
 // --callers N (default 100): N users, one connection each (C defaults to N), every order with a
 // fresh x-request-id. SQLite compares SQLITE_GROUP_COMMIT=on against off in alternating rounds, and
 // gives the plain-insert rate beside; PostgreSQL (a fresh database on BENCH_PG_URL's server, bench/world/engines.mjs)
@@ -13,10 +13,20 @@
 // same rounds, so a change is measured before/after in one run. Each round also loads a plain Node
 // server answering an order's bytes with the same autocannon load ("ceiling": what this machine's
 // load generator and sockets allow at all, the app's work aside); --no-ceiling skips it.
+// --floor (SQLite): also loads bench/orders-floor-server.mjs, a plain server that runs each order's
+// SQL as the app does (same statements, group commit, checkpointer thread) and nothing else, on a
+// store of its own made by the app: what an order costs beyond its storage. Each --floor-with adds
+// another floor, with those settings (orders-floor-server.mjs: FLOOR_PAGE_SIZE, FLOOR_DROP_INDEXES).
+// --profile: the group-commit-on server's CPU is profiled over its measured rounds
+// (bench/profile-on-signal.mjs), each round's top N functions by self time printed (stderr); the
+// last round's .cpuprofile stays for Chrome DevTools. --sql-timing FILE: that server's SQLite
+// statements are timed (bench/sql-timing.mjs), warm-up included, and written to FILE when it stops.
 import { randomUUID } from "node:crypto";
-import { join } from "node:path";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { load, median, plainInserts, startApp, startBaseline } from "./lib.mjs";
+import { load, median, plainInserts, profileSummary, startApp, startBaseline, startResponder } from "./lib.mjs";
 import { makeCallers } from "./orders-callers.mjs";
 import { createEngine } from "./world/engines.mjs";
 
@@ -30,6 +40,11 @@ const { values } = parseArgs({
     synchronous: { type: "string", default: "normal" },
     against: { type: "string" },
     "no-ceiling": { type: "boolean", default: false },
+    floor: { type: "boolean", default: false },
+    "floor-with": { type: "string", multiple: true, default: [] },
+    profile: { type: "boolean", default: false },
+    "sql-timing": { type: "string" },
+    top: { type: "string", default: "30" },
   },
 });
 const duration = Number(values.duration);
@@ -48,10 +63,27 @@ const env = {
   SQLITE_SYNCHRONOUS: values.synchronous,
 };
 
+const PROFILED = engine === "postgres" ? "postgres" : "group commit on";
+const profDir = values.profile ? mkdtempSync(join(tmpdir(), "sta-orders-profile-")) : undefined;
+
 /** One server of a variant, its callers made, warmed up. */
 async function startVariant(label, extraEnv, main) {
   const store = engine === "postgres" ? await createEngine("postgres") : undefined;
-  const app = await startApp({ ...env, ...store?.env, ...extraEnv }, [], store?.database, main);
+  const profiled = profDir && label === PROFILED;
+  const timed = values["sql-timing"] && label === PROFILED;
+  const preload = (file) => ["--import", new URL(file, import.meta.url).pathname];
+  const app = await startApp(
+    {
+      ...env,
+      ...store?.env,
+      ...extraEnv,
+      ...(profiled ? { PROFILE_DIR: profDir } : {}),
+      ...(timed ? { SQL_TIMING_OUT: resolve(values["sql-timing"]) } : {}),
+    },
+    [...(profiled ? preload("./profile-on-signal.mjs") : []), ...(timed ? preload("./sql-timing.mjs") : [])],
+    store?.database,
+    main,
+  );
   process.stderr.write(`${label}: making ${callers} callers…\n`);
   const keys = await makeCallers(store ? store.database : join(app.dir, "bench.db"), callers);
   process.stderr.write(`${label}: warming up…\n`);
@@ -100,13 +132,71 @@ if (values.against)
     engine === "postgres" ? {} : { SQLITE_GROUP_COMMIT: "on" },
     values.against,
   ]);
+/**
+ * The floor (--floor): a store made by the app (migrated, its callers made, each caller's first
+ * order placed so that its account and watchlists exist), then served by the plain floor server.
+ */
+async function startFloor(answer, settings = "") {
+  const dir = mkdtempSync(join(tmpdir(), "sta-orders-floor-"));
+  const database = join(dir, "floor.db");
+  const maker = await startApp(env, [], database);
+  let keys;
+  try {
+    process.stderr.write(`floor: making ${callers} callers…\n`);
+    keys = await makeCallers(database, callers);
+    for (const headers of keys) {
+      const res = await fetch(maker.baseUrl + PATH, {
+        method: "POST",
+        headers: { ...headers, "x-request-id": randomUUID() },
+        body: BODY,
+      });
+      if (res.status !== 200) throw new Error(`floor: a caller's first order answered ${res.status}`);
+    }
+  } finally {
+    await maker.stop();
+  }
+  // "K=V;K=V" (a value may hold commas: FLOOR_DROP_INDEXES=a,b).
+  const extra = Object.fromEntries(
+    settings ? settings.split(";").map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]) : [],
+  );
+  const server = await startResponder(
+    "bench/orders-floor-server.mjs",
+    answer,
+    { ...extra, FLOOR_DB: database },
+    "floor",
+  );
+  let next = 0;
+  const request = {
+    method: "POST",
+    path: PATH,
+    headers: keys[0],
+    body: BODY,
+    setupRequest: (req, context) => {
+      context.caller ??= keys[next++ % keys.length];
+      return { ...req, headers: { ...context.caller, "x-request-id": randomUUID() } };
+    },
+  };
+  await load(server.baseUrl, request, { duration: 2, connections });
+  return {
+    label: `floor (plain server, the order's SQL${settings ? `; ${settings}` : ""})`,
+    app: server,
+    request,
+    runs: [],
+    async stop() {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 const started = [];
 const inserts = [];
 let ceiling;
 try {
   for (const [label, extra, main] of variants) started.push(await startVariant(label, extra, main));
-  if (!values["no-ceiling"]) {
-    // A plain server answering an order's exact bytes: every request costs it next to nothing.
+  // One of the app's answers, served by the ceiling and the floor.
+  let answer;
+  if (!values["no-ceiling"] || (values.floor && engine === "sqlite")) {
     const v = started.at(-1);
     const res = await fetch(v.app.baseUrl + PATH, {
       method: "POST",
@@ -114,11 +204,16 @@ try {
       body: BODY,
     });
     const bytes = Buffer.from(await res.arrayBuffer());
-    const server = await startBaseline({
-      status: res.status,
-      contentType: res.headers.get("content-type"),
-      body: bytes.toString("base64"),
-    });
+    answer = { status: res.status, contentType: res.headers.get("content-type"), body: bytes.toString("base64") };
+  }
+  if (values.floor && engine === "sqlite") {
+    started.push(await startFloor(answer));
+    for (const settings of values["floor-with"]) started.push(await startFloor(answer, settings));
+  }
+  if (!values["no-ceiling"]) {
+    // A plain server answering an order's exact bytes: every request costs it next to nothing.
+    const v = started.find((s) => s.label === PROFILED) ?? started.at(-1);
+    const server = await startBaseline(answer);
     ceiling = {
       label: "ceiling (plain server, an order's bytes)",
       app: server,
@@ -133,7 +228,18 @@ try {
     const order = i % 2 === 0 ? started : [...started].reverse();
     for (const v of order) {
       process.stderr.write(`round ${i + 1}/${rounds}: ${v.label}…\n`);
+      const profiled = profDir && v.label === PROFILED;
+      // SIGWINCH starts the profile, the next one writes it: only the measured rounds are in it.
+      if (profiled) {
+        rmSync(join(profDir, `${v.app.pid}.cpuprofile`), { force: true });
+        process.kill(v.app.pid, "SIGWINCH");
+      }
       v.runs.push(await load(v.app.baseUrl, v.request, { duration, connections, pid: v.app.pid }));
+      if (profiled) {
+        process.kill(v.app.pid, "SIGWINCH");
+        await profileWritten(v.app.pid);
+        process.stderr.write(`${v.label}, round ${i + 1}: ${profileSummary(profDir, Number(values.top)).join("\n")}\n`);
+      }
     }
     if (engine === "sqlite") {
       const app = started.find((v) => v.label === "group commit on");
@@ -142,6 +248,12 @@ try {
   }
 } finally {
   for (const v of started) await v.stop();
+}
+
+/** Waits until the profiled server has written its profile (profile-on-signal.mjs). */
+async function profileWritten(pid) {
+  const file = join(profDir, `${pid}.cpuprofile`);
+  for (let i = 0; i < 600 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 100));
 }
 
 const summary = (runs) => ({
@@ -155,6 +267,7 @@ const summary = (runs) => ({
 });
 const results = Object.fromEntries(started.map((v) => [v.label, summary(v.runs)]));
 const last = results[engine === "postgres" ? "postgres" : "group commit on"];
+const floor = results["floor (plain server, the order's SQL)"];
 const report = {
   scenario: "trading-orders",
   at: new Date().toISOString(),
@@ -168,6 +281,7 @@ const report = {
         ...(ceiling
           ? { ofCeiling: Number((last.ordersPerSecond / results[ceiling.label].ordersPerSecond).toFixed(2)) }
           : {}),
+        ...(floor ? { ofFloor: Number((last.ordersPerSecond / floor.ordersPerSecond).toFixed(2)) } : {}),
       }
     : {}),
 };
