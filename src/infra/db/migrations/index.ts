@@ -27,6 +27,7 @@ import * as peopleStatsVersion from "./027-people-stats-version.js";
 import * as peopleSearchFirstAnswers from "./028-people-search-first-answers.js";
 import * as callerMarksByUser from "./029-caller-marks-by-user.js";
 import * as commentCountsFromIndex from "./031-comment-counts-from-index.js";
+import * as pendingOrdersIndex from "./032-pending-orders-index.js";
 
 export interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -61,4 +62,5 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   "028-people-search-first-answers": peopleSearchFirstAnswers,
   "029-caller-marks-by-user": callerMarksByUser,
   "031-comment-counts-from-index": commentCountsFromIndex,
+  "032-pending-orders-index": pendingOrdersIndex,
 };
