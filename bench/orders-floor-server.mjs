@@ -1,21 +1,29 @@
-// The orders floor (bench/trading-orders.mjs --floor): a plain node:http server that does a demo
-// order's storage work as the app does it, and nothing else. Each POST's body is parsed, its caller
-// found by x-user-key (a Map, looked up once in key_pairs), and its order written with the
-// statements the app runs for a market order (the same SQL texts, from bench/sql-timing.mjs): the
-// idempotency key, the trade-post choice, the guarded debit, the order, the position and the
-// RecentlyInvested move. Orders that arrive in one turn share one commit, each in its own
-// savepoint (the app's group commit, decision 0172), on a WAL file with synchronous NORMAL, and a
-// worker thread checkpoints (the app's checkpointer, decision 0184). Every order is answered only
-// after its commit, with the bytes of one of the app's answers (BASELINE_RESPONSE_FILE). Run as a
-// child process: FLOOR_DB is a store migrated by the app, its callers made (bench/orders-callers.mjs).
-// Not a server anyone should use: no validation, no quotes, no events; what it leaves out is what
-// the app's own work per order costs beyond its storage.
+// The orders floor (bench/trading-orders.mjs --floor; decision 0208): a plain node:http server that
+// does a demo market order's storage work as the app does it, and nothing else. Each POST's body is
+// parsed, its caller found by x-user-key (a Map, looked up once in key_pairs), and its order
+// written with the statements the app runs, in the same units (their SQL texts as
+// bench/sql-timing.mjs records the app's):
+// - the order's transaction: the guarded debit, the order, the position, the idempotency key with
+//   its answer (the app's idempotently + openMarketOrder);
+// - after its commit, outside any transaction: the trade-post choice (publishTrade's read), and
+//   once per turn the copy engine's check for mirrors of the openers (not awaited, as in the app);
+// - a second unit of the group commit: the RecentlyInvested move (recordInvestment), which the
+//   app's answer waits for too.
+// Units asked for in one turn share one commit, each in its own savepoint (the app's group commit,
+// decision 0172), on a WAL file (FLOOR_SYNCHRONOUS, NORMAL by default), and a worker thread
+// checkpoints as the app's does (decision 0184). Every order is answered after both of its commits,
+// with the bytes of one of the app's answers (BASELINE_RESPONSE_FILE). Run as a child process:
+// FLOOR_DB is a store migrated by the app, its callers made and each one's first order placed.
+// Not a server anyone should use: no validation, no quotes, no events, no key check beyond the
+// x-user-key; what it leaves out is what the app's own work per order costs beyond its storage.
+// The SQL is copied from the app by hand: re-check it (sql-timing) when the order path changes.
 // Storage experiments, applied to the store before serving: FLOOR_PAGE_SIZE=N rebuilds the file
 // with N-byte pages (VACUUM); FLOOR_DROP_INDEXES=a,b drops those indexes; FLOOR_SKIP=choice,watchlist
-// leaves out the trade-post choice's read and the RecentlyInvested move (what an order needs without them).
+// leaves out the trade-post choice's read and the RecentlyInvested move.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
 
@@ -35,17 +43,23 @@ if (process.env.FLOOR_PAGE_SIZE) {
   db.exec("vacuum");
 }
 db.pragma("journal_mode = WAL");
-db.pragma("synchronous = NORMAL");
+db.pragma(`synchronous = ${process.env.FLOOR_SYNCHRONOUS === "full" ? "FULL" : "NORMAL"}`);
 db.pragma("foreign_keys = ON");
 db.pragma("temp_store = MEMORY");
-db.pragma("wal_autocheckpoint = 10000");
+// The app's settings (src/infra/db/checkpointer.ts): a passive checkpoint every 250 ms from a
+// worker, the connection's own only past 20,000 pages of log.
+db.pragma("wal_autocheckpoint = 20000");
+const sqlite = fileURLToPath(new URL("../node_modules/better-sqlite3/lib/index.js", import.meta.url));
 const checkpointer = new Worker(
-  `const D = require(${JSON.stringify(new URL("../node_modules/better-sqlite3/lib/index.js", import.meta.url).pathname)});
+  `const D = require(${JSON.stringify(sqlite)});
    const db = new D(${JSON.stringify(file)});
    db.pragma("busy_timeout = 5000");
-   setInterval(() => db.pragma("wal_checkpoint(PASSIVE)"), 200);`,
+   setInterval(() => {
+     try { db.pragma("wal_checkpoint(PASSIVE)"); } catch { /* busy: the next one */ }
+   }, 250);`,
   { eval: true },
 );
+checkpointer.on("error", (error) => process.stderr.write(`floor checkpointer: ${error}\n`));
 checkpointer.unref();
 
 const S = {
@@ -64,6 +78,11 @@ const S = {
      values (?, ?, ?, ?, ?, ?) on conflict ("user_id", "request_id") do nothing returning "request_id"`,
   ),
   choice: db.prepare(`select "enabled" from "trade_post_choices" where "user_id" = ?`),
+  // The copy engine's check, one per turn for the users who opened (bound as a JSON list).
+  mirrored: db.prepare(
+    `select distinct "parent_user_id" from "copy_mirrors"
+     where "parent_user_id" in (select value from json_each(?)) and "status" = 'active'`,
+  ),
   debit: db.prepare(
     `update "demo_accounts" set "cash_cents" = cash_cents - ?, "updated_at" = ?
      where "user_id" = ? and "cash_cents" >= ? returning "user_id"`,
@@ -108,27 +127,24 @@ const callers = new Map();
 function callerOf(userKey) {
   let caller = callers.get(userKey);
   if (caller === undefined) {
-    caller = S.caller.get(sha256(userKey)) ?? null;
-    callers.set(userKey, caller);
+    caller = S.caller.get(sha256(userKey));
+    if (caller) callers.set(userKey, caller);
   }
   return caller;
 }
 
 const SKIP = new Set((process.env.FLOOR_SKIP ?? "").split(","));
 const RATE = 100;
-/** One order's writes, inside the batch's transaction. */
-function write({ caller, requestId, input, bodyText }) {
+
+/** The order's transaction (the app's idempotently + openMarketOrder). */
+function openOrder({ caller, requestId, input, bodyText }) {
   const now = new Date().toISOString();
   const amountCents = Math.round(input.Amount * 100);
   const units = input.Amount / RATE;
-  if (!S.idempotency.get(caller.user_id, requestId, "by-amount", sha256(bodyText), answerText, now)) {
-    throw new Error("replayed x-request-id");
-  }
-  if (!SKIP.has("choice")) S.choice.get(caller.user_id);
   if (!S.debit.get(amountCents, now, caller.user_id, amountCents)) throw new Error("not enough cash");
   const values = {
     user_id: caller.user_id,
-    cid: Number(String(caller.gcid).slice(-9)),
+    cid: 20_000_000 + caller.gcid,
     instrument_id: input.InstrumentID,
     is_buy: input.IsBuy ? 1 : 0,
     leverage: input.Leverage,
@@ -141,56 +157,103 @@ function write({ caller, requestId, input, bodyText }) {
   };
   const { order_id } = S.order.get(values);
   S.position.run({ ...values, order_id });
-  if (SKIP.has("watchlist")) return;
+  if (!S.idempotency.get(caller.user_id, requestId, "by-amount", sha256(bodyText), answerText, now)) {
+    throw new Error("replayed x-request-id");
+  }
+}
+
+/** The RecentlyInvested move (the app's recordInvestment, a unit of its own). */
+function moveToTop({ caller, input }) {
+  const now = new Date().toISOString();
   const moved = S.moveToTop.get("Invested", now, caller.user_id, "RecentlyInvested", "Instrument", input.InstrumentID);
   if (!moved) S.putOnTop.get("Instrument", input.InstrumentID, "Invested", now, caller.user_id, "RecentlyInvested");
 }
 
+/** The group commit: units asked for in one turn, each in its savepoint, one commit; each settles after it. */
 let queue = [];
+function inGroup(work, order) {
+  return new Promise((resolve, reject) => {
+    if (queue.length === 0) setImmediate(commitQueued);
+    queue.push({ work, order, resolve, reject });
+  });
+}
 function commitQueued() {
   const batch = queue;
   queue = [];
-  const failed = new Set();
-  S.begin.run();
+  const errors = new Map();
   try {
-    for (const [i, order] of batch.entries()) {
+    S.begin.run();
+    for (const unit of batch) {
       S.savepoint.run();
       try {
-        write(order);
+        unit.work(unit.order);
       } catch (error) {
-        if (process.env.FLOOR_DEBUG) process.stderr.write(`${error}\n`);
         S.rollbackTo.run();
-        failed.add(i);
+        errors.set(unit, error);
       }
       S.release.run();
     }
     S.commit.run();
   } catch (error) {
-    if (db.inTransaction) db.exec("rollback");
-    for (const order of batch) order.res.writeHead(500).end(String(error));
+    try {
+      if (db.inTransaction) db.exec("rollback");
+    } catch {
+      // Nothing of the batch was committed either way.
+    }
+    for (const unit of batch) unit.reject(error);
     return;
   }
-  for (const [i, order] of batch.entries()) {
-    if (failed.has(i)) order.res.writeHead(422).end();
-    else order.res.writeHead(status, { "content-type": contentType, "content-length": answer.length }).end(answer);
+  for (const unit of batch) {
+    if (errors.has(unit)) unit.reject(errors.get(unit));
+    else unit.resolve();
   }
+}
+
+/** The copy engine's check: once per turn, for the users who opened (not awaited by the answers). */
+let openers = [];
+function checkMirrors(userId) {
+  if (openers.length === 0) {
+    setImmediate(() => {
+      const users = [...new Set(openers)];
+      openers = [];
+      S.mirrored.all(JSON.stringify(users));
+    });
+  }
+  openers.push(userId);
+}
+
+async function order(req, res, bodyText) {
+  const caller = callerOf(String(req.headers["x-user-key"]));
+  if (!caller) return void res.writeHead(401).end();
+  const requestId = req.headers["x-request-id"];
+  if (typeof requestId !== "string") return void res.writeHead(400).end("x-request-id is required");
+  let input;
+  try {
+    input = JSON.parse(bodyText);
+  } catch {
+    return void res.writeHead(400).end();
+  }
+  const order = { caller, requestId, input, bodyText };
+  try {
+    await inGroup(openOrder, order);
+  } catch (error) {
+    if (process.env.FLOOR_DEBUG) process.stderr.write(`${error}\n`);
+    return void res.writeHead(422).end(String(error));
+  }
+  if (!SKIP.has("choice")) S.choice.get(caller.user_id);
+  checkMirrors(caller.user_id);
+  if (!SKIP.has("watchlist")) await inGroup(moveToTop, order);
+  res.writeHead(status, { "content-type": contentType, "content-length": answer.length }).end(answer);
 }
 
 const server = createServer((req, res) => {
   const chunks = [];
   req.on("data", (c) => chunks.push(c));
   req.on("end", () => {
-    const caller = callerOf(String(req.headers["x-user-key"]));
-    if (!caller) return void res.writeHead(401).end();
-    const bodyText = Buffer.concat(chunks).toString("utf8");
-    let input;
-    try {
-      input = JSON.parse(bodyText);
-    } catch {
-      return void res.writeHead(400).end();
-    }
-    if (queue.length === 0) setImmediate(commitQueued);
-    queue.push({ caller, requestId: String(req.headers["x-request-id"]), input, bodyText, res });
+    order(req, res, Buffer.concat(chunks).toString("utf8")).catch((error) => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end(String(error));
+    });
   });
 });
 server.listen(0, "127.0.0.1", () => {

@@ -16,15 +16,18 @@
 // --floor (SQLite): also loads bench/orders-floor-server.mjs, a plain server that runs each order's
 // SQL as the app does (same statements, group commit, checkpointer thread) and nothing else, on a
 // store of its own made by the app: what an order costs beyond its storage. Each --floor-with adds
-// another floor, with those settings (orders-floor-server.mjs: FLOOR_PAGE_SIZE, FLOOR_DROP_INDEXES).
+// another floor, with those settings (orders-floor-server.mjs: FLOOR_PAGE_SIZE, FLOOR_DROP_INDEXES,
+// FLOOR_SKIP). The floors run with --synchronous as the app does.
 // --profile: the group-commit-on server's CPU is profiled over its measured rounds
 // (bench/profile-on-signal.mjs), each round's top N functions by self time printed (stderr); the
 // last round's .cpuprofile stays for Chrome DevTools. --sql-timing FILE: that server's SQLite
 // statements are timed (bench/sql-timing.mjs), warm-up included, and written to FILE when it stops.
+// Both slow that server a little: its figures (and ofCeiling, ofFloor) are then not the plain run's.
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { load, median, plainInserts, profileSummary, startApp, startBaseline, startResponder } from "./lib.mjs";
 import { makeCallers } from "./orders-callers.mjs";
@@ -66,12 +69,27 @@ const env = {
 const PROFILED = engine === "postgres" ? "postgres" : "group commit on";
 const profDir = values.profile ? mkdtempSync(join(tmpdir(), "sta-orders-profile-")) : undefined;
 
+/** The load's request: one caller per connection, every order its own x-request-id (the same id is a replay). */
+function ordersFrom(keys) {
+  let next = 0;
+  return {
+    method: "POST",
+    path: PATH,
+    headers: keys[0],
+    body: BODY,
+    setupRequest: (req, context) => {
+      context.caller ??= keys[next++ % keys.length];
+      return { ...req, headers: { ...context.caller, "x-request-id": randomUUID() } };
+    },
+  };
+}
+
 /** One server of a variant, its callers made, warmed up. */
 async function startVariant(label, extraEnv, main) {
   const store = engine === "postgres" ? await createEngine("postgres") : undefined;
   const profiled = profDir && label === PROFILED;
   const timed = values["sql-timing"] && label === PROFILED;
-  const preload = (file) => ["--import", new URL(file, import.meta.url).pathname];
+  const preload = (file) => ["--import", fileURLToPath(new URL(file, import.meta.url))];
   const app = await startApp(
     {
       ...env,
@@ -87,18 +105,7 @@ async function startVariant(label, extraEnv, main) {
   process.stderr.write(`${label}: making ${callers} callers…\n`);
   const keys = await makeCallers(store ? store.database : join(app.dir, "bench.db"), callers);
   process.stderr.write(`${label}: warming up…\n`);
-  let next = 0;
-  const request = {
-    method: "POST",
-    path: PATH,
-    headers: keys[0],
-    body: BODY,
-    // One caller per connection; every order its own x-request-id (the same id is a replay).
-    setupRequest: (req, context) => {
-      context.caller ??= keys[next++ % keys.length];
-      return { ...req, headers: { ...context.caller, "x-request-id": randomUUID() } };
-    },
-  };
+  const request = ordersFrom(keys);
   const first = await fetch(app.baseUrl + PATH, {
     method: "POST",
     headers: { ...keys[0], "x-request-id": randomUUID() },
@@ -132,61 +139,63 @@ if (values.against)
     engine === "postgres" ? {} : { SQLITE_GROUP_COMMIT: "on" },
     values.against,
   ]);
+const FLOOR = "floor (plain server, the order's SQL)";
+
 /**
  * The floor (--floor): a store made by the app (migrated, its callers made, each caller's first
  * order placed so that its account and watchlists exist), then served by the plain floor server.
  */
 async function startFloor(answer, settings = "") {
+  // "K=V;K=V" (a value may hold commas: FLOOR_DROP_INDEXES=a,b).
+  const extra = {};
+  for (const kv of settings ? settings.split(";") : []) {
+    const at = kv.indexOf("=");
+    if (at < 1) throw new Error(`--floor-with: "${kv}" is not K=V (settings are separated by ";")`);
+    extra[kv.slice(0, at)] = kv.slice(at + 1);
+  }
   const dir = mkdtempSync(join(tmpdir(), "sta-orders-floor-"));
   const database = join(dir, "floor.db");
-  const maker = await startApp(env, [], database);
-  let keys;
+  let server;
   try {
-    process.stderr.write(`floor: making ${callers} callers…\n`);
-    keys = await makeCallers(database, callers);
-    for (const headers of keys) {
-      const res = await fetch(maker.baseUrl + PATH, {
-        method: "POST",
-        headers: { ...headers, "x-request-id": randomUUID() },
-        body: BODY,
-      });
-      if (res.status !== 200) throw new Error(`floor: a caller's first order answered ${res.status}`);
+    const maker = await startApp(env, [], database);
+    let keys;
+    try {
+      process.stderr.write(`floor: making ${callers} callers…\n`);
+      keys = await makeCallers(database, callers);
+      for (const headers of keys) {
+        const res = await fetch(maker.baseUrl + PATH, {
+          method: "POST",
+          headers: { ...headers, "x-request-id": randomUUID() },
+          body: BODY,
+        });
+        if (res.status !== 200) throw new Error(`floor: a caller's first order answered ${res.status}`);
+      }
+    } finally {
+      await maker.stop();
     }
-  } finally {
-    await maker.stop();
+    server = await startResponder(
+      "bench/orders-floor-server.mjs",
+      answer,
+      { ...extra, FLOOR_DB: database, FLOOR_SYNCHRONOUS: values.synchronous },
+      "floor",
+    );
+    const request = ordersFrom(keys);
+    await load(server.baseUrl, request, { duration: 2, connections });
+    return {
+      label: settings ? `${FLOOR}; ${settings}` : FLOOR,
+      app: server,
+      request,
+      runs: [],
+      async stop() {
+        await server.stop();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
   }
-  // "K=V;K=V" (a value may hold commas: FLOOR_DROP_INDEXES=a,b).
-  const extra = Object.fromEntries(
-    settings ? settings.split(";").map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]) : [],
-  );
-  const server = await startResponder(
-    "bench/orders-floor-server.mjs",
-    answer,
-    { ...extra, FLOOR_DB: database },
-    "floor",
-  );
-  let next = 0;
-  const request = {
-    method: "POST",
-    path: PATH,
-    headers: keys[0],
-    body: BODY,
-    setupRequest: (req, context) => {
-      context.caller ??= keys[next++ % keys.length];
-      return { ...req, headers: { ...context.caller, "x-request-id": randomUUID() } };
-    },
-  };
-  await load(server.baseUrl, request, { duration: 2, connections });
-  return {
-    label: `floor (plain server, the order's SQL${settings ? `; ${settings}` : ""})`,
-    app: server,
-    request,
-    runs: [],
-    async stop() {
-      await server.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }
 
 const started = [];
@@ -267,7 +276,7 @@ const summary = (runs) => ({
 });
 const results = Object.fromEntries(started.map((v) => [v.label, summary(v.runs)]));
 const last = results[engine === "postgres" ? "postgres" : "group commit on"];
-const floor = results["floor (plain server, the order's SQL)"];
+const floor = results[FLOOR];
 const report = {
   scenario: "trading-orders",
   at: new Date().toISOString(),

@@ -65,8 +65,8 @@ describe.each(engines())("the order book's pending index on %s (decision 0208)",
     const queries = await pendingQueries(engine);
     expect(queries).toHaveLength(3);
     for (const query of queries) {
-      // Bound, not written into the SQL: both planners match the parameter's value to the index's condition.
-      expect(query.parameters).toContain(0);
+      // Written into the SQL, not bound: SQLite would prepare a bound one again at every call.
+      expect(query.sql).toMatch(/"status_id" = 0\b/);
       const plan =
         engine === "sqlite"
           ? (

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from "kysely";
+import { type Insertable, type Selectable, sql } from "kysely";
 import type { Executor } from "../../../infra/db/executor.js";
 import type { DemoOrdersTable } from "../../../infra/db/schema.js";
 import type { OrderRow } from "../trading.repository.js";
@@ -12,6 +12,13 @@ export const STATUS_REJECTED = 3;
 export const STATUS_EXPIRED = 4;
 /** An entry (market-if-touched) order to open (decision 0123). */
 export const ORDER_TYPE_ENTRY = 1;
+
+/**
+ * `status_id = 0` written into the SQL, not bound: the partial index `demo_orders_pending` (its
+ * `where status_id = 0`, decision 0208) then matches the statement's text. SQLite matches a bound
+ * value too, but only by preparing the statement again each time a value is bound.
+ */
+const PENDING = sql.lit(STATUS_PENDING);
 
 /** The order book's queries beyond the market orders' own (../trading.repository.ts). */
 export const ordersRepository = (db: Executor) => ({
@@ -42,7 +49,7 @@ export const ordersRepository = (db: Executor) => ({
     const rows = await db
       .selectFrom("demoOrders")
       .selectAll()
-      .where("statusId", "=", STATUS_PENDING)
+      .where("statusId", "=", PENDING)
       .where("userId", "=", userId)
       .orderBy("orderId")
       .execute();
@@ -51,7 +58,7 @@ export const ordersRepository = (db: Executor) => ({
 
   /** Every pending entry order (the entry index is built from these at start). */
   async allPending(): Promise<OrderRow[]> {
-    const rows = await db.selectFrom("demoOrders").selectAll().where("statusId", "=", STATUS_PENDING).execute();
+    const rows = await db.selectFrom("demoOrders").selectAll().where("statusId", "=", PENDING).execute();
     return rows.map(order);
   },
 
@@ -93,7 +100,7 @@ export const ordersRepository = (db: Executor) => ({
     const rows = await db
       .selectFrom("demoOrders")
       .selectAll()
-      .where("statusId", "=", STATUS_PENDING)
+      .where("statusId", "=", PENDING)
       .where("expiresAt", "<=", at)
       .limit(limit)
       .execute();
