@@ -14,5 +14,6 @@ import type { Dialect } from "../database.js";
  */
 export async function up(db: Kysely<unknown>, _dialect: Dialect): Promise<void> {
   await sql`drop index if exists demo_orders_status`.execute(db);
-  await sql`create index if not exists demo_orders_pending on demo_orders (user_id, order_id) where status_id = 0`.execute(db);
+  await sql`create index if not exists demo_orders_pending on demo_orders (user_id, order_id)
+    where status_id = 0`.execute(db);
 }
