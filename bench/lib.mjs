@@ -65,6 +65,22 @@ async function runCli(args, env) {
   return firstJson(child, `cli ${args[0]}`);
 }
 
+/** Node arguments that preload `name`, a module of bench/ (profile-on-signal.mjs, sql-timing.mjs, …), into a server. */
+export const preload = (name) => ["--import", fileURLToPath(new URL(name, import.meta.url))];
+
+/**
+ * Sends `signal` to the server `pid`, whose preloaded module writes `file` on it (the profile of
+ * profile-on-signal.mjs, the snapshot of heap-on-signal.mjs), and waits until the file is there.
+ */
+export async function signalledFile(pid, signal, file) {
+  process.kill(pid, signal);
+  for (let waited = 0; !existsSync(file); waited += 100) {
+    if (waited > 120_000) throw new Error(`no ${file} 2 minutes after ${signal}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return file;
+}
+
 /** Starts the baseline server returning exactly `response` (after `burnUs` µs of CPU per request: bench/cpu-budget.mjs). */
 export async function startBaseline(response, burnUs = 0) {
   return startResponder("bench/baseline-server.mjs", response, { BASELINE_BURN_US: String(burnUs) }, "baseline");

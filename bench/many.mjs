@@ -45,7 +45,17 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { copyOfStore, cpuSeconds, median, plainInserts, profileSummary, rssMb, startApp } from "./lib.mjs";
+import {
+  copyOfStore,
+  cpuSeconds,
+  median,
+  plainInserts,
+  preload,
+  profileSummary,
+  rssMb,
+  signalledFile,
+  startApp,
+} from "./lib.mjs";
 import { SCENARIOS } from "./many/scenarios.mjs";
 import { cursor, writeMix } from "./many/traffic.mjs";
 import { PERF_NODE_ARGS, perfMissing, perfSummary, startPerf } from "./perf-record.mjs";
@@ -216,10 +226,10 @@ async function runScenario(name, engine, world, callers) {
   const perfFile =
     values.perf && !s.baseline ? join(mkdtempSync(join(tmpdir(), "sta-many-perf-")), "perf.data") : undefined;
   const nodeArgs = [
-    ...(profDir ? ["--import", new URL("./profile-on-signal.mjs", import.meta.url).pathname] : []),
+    ...(profDir ? preload("./profile-on-signal.mjs") : []),
     ...(perfFile ? PERF_NODE_ARGS : []),
-    ...(values["sql-timing"] ? ["--import", new URL("./sql-timing.mjs", import.meta.url).pathname] : []),
-    ...(heapFile ? ["--import", new URL("./heap-on-signal.mjs", import.meta.url).pathname] : []),
+    ...(values["sql-timing"] ? preload("./sql-timing.mjs") : []),
+    ...(heapFile ? preload("./heap-on-signal.mjs") : []),
   ];
   let perf;
   const plain = s.baseline === "plain-inserts";
@@ -285,13 +295,17 @@ async function runScenario(name, engine, world, callers) {
         }
       }
     }
-    if (profDir) await profileWritten(app.pid, profDir);
+    if (profDir) await signalledFile(app.pid, "SIGWINCH", join(profDir, `${app.pid}.cpuprofile`));
     if (perf) {
       await perf.stop();
       log(`${name} on ${engine.kind}, ${perfSummary(perfFile, app.pid, Number(values.top)).join("\n")}`);
     }
     if (values["cache-stats"]) log(await cacheStats(app.baseUrl));
-    if (heapFile) log(`heap snapshot: ${await heapWritten(app.pid, heapFile)} (node bench/heap-summary.mjs FILE)`);
+    if (heapFile) {
+      rmSync(heapFile, { force: true });
+      const written = await signalledFile(app.pid, "SIGURG", heapFile);
+      log(`heap snapshot: ${written} (node bench/heap-summary.mjs FILE)`);
+    }
     return {
       app: summary(runs.app),
       baseline: summary(runs.baseline),
@@ -323,24 +337,6 @@ async function cacheStats(baseUrl) {
   };
   const memory = `rss ${mb("process_resident_memory_bytes")}, heap used ${mb("nodejs_heap_size_used_bytes")} of ${mb("nodejs_heap_size_total_bytes")}, external ${mb("nodejs_external_memory_bytes")}`;
   return `read cache: ${lines.map((l) => l.replace(/^\w*read_cache_/, "")).join(", ")}\nmemory (MB): ${memory}`;
-}
-
-/** Asks the app for a heap snapshot (SIGURG, bench/heap-on-signal.mjs) and waits until it is written. */
-async function heapWritten(pid, file) {
-  rmSync(file, { force: true });
-  process.kill(pid, "SIGURG");
-  for (let waited = 0; !existsSync(file); waited += 100) {
-    if (waited > 120_000) throw new Error(`no heap snapshot at ${file} after 2 minutes`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return file;
-}
-
-/** Asks the profiled app for its profile (SIGWINCH) and waits until the file is there. */
-async function profileWritten(pid, dir) {
-  process.kill(pid, "SIGWINCH");
-  const file = join(dir, `${pid}.cpuprofile`);
-  for (let i = 0; i < 600 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 100));
 }
 
 /**

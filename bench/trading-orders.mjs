@@ -24,12 +24,21 @@
 // statements are timed (bench/sql-timing.mjs), warm-up included, and written to FILE when it stops.
 // Both slow that server a little: its figures (and ofCeiling, ofFloor) are then not the plain run's.
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { load, median, plainInserts, profileSummary, startApp, startBaseline, startResponder } from "./lib.mjs";
+import {
+  load,
+  median,
+  plainInserts,
+  preload,
+  profileSummary,
+  signalledFile,
+  startApp,
+  startBaseline,
+  startResponder,
+} from "./lib.mjs";
 import { makeCallers } from "./orders-callers.mjs";
 import { createEngine } from "./world/engines.mjs";
 
@@ -89,7 +98,6 @@ async function startVariant(label, extraEnv, main) {
   const store = engine === "postgres" ? await createEngine("postgres") : undefined;
   const profiled = profDir && label === PROFILED;
   const timed = values["sql-timing"] && label === PROFILED;
-  const preload = (file) => ["--import", fileURLToPath(new URL(file, import.meta.url))];
   const app = await startApp(
     {
       ...env,
@@ -245,8 +253,7 @@ try {
       }
       v.runs.push(await load(v.app.baseUrl, v.request, { duration, connections, pid: v.app.pid }));
       if (profiled) {
-        process.kill(v.app.pid, "SIGWINCH");
-        await profileWritten(v.app.pid);
+        await signalledFile(v.app.pid, "SIGWINCH", join(profDir, `${v.app.pid}.cpuprofile`));
         process.stderr.write(`${v.label}, round ${i + 1}: ${profileSummary(profDir, Number(values.top)).join("\n")}\n`);
       }
     }
@@ -257,12 +264,6 @@ try {
   }
 } finally {
   for (const v of started) await v.stop();
-}
-
-/** Waits until the profiled server has written its profile (profile-on-signal.mjs). */
-async function profileWritten(pid) {
-  const file = join(profDir, `${pid}.cpuprofile`);
-  for (let i = 0; i < 600 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 100));
 }
 
 const summary = (runs) => ({
