@@ -1,13 +1,14 @@
 import type { PostCommentAdded, PostLikeAdded } from "../../../core/events.js";
 import type { UserProfile } from "../../identity/user-profiles.js";
+import { byteOffsets, listAt, type TextRange, valueAt } from "../shared/json-text.js";
 import type { Patcher } from "../shared/read-cache.js";
-import { ownersIn, spliced } from "../shared/shared-documents.js";
+import { type Piece, spliced } from "../shared/shared-documents.js";
 import {
   type DiscussionView,
   emotionOf,
   newCommentItem,
   type ReactionsView,
-  reactionsOf,
+  reactionsPaging,
 } from "../shared/social.view.js";
 import { POST_REACTIONS_TAKE } from "./get-post.js";
 import { type DocRanges, keyOf, type PostDoc, type PostDocTakes, postDocSize, type Range } from "./post-doc.js";
@@ -50,15 +51,73 @@ export function postDocPatcher(takes: PostDocTakes, serializers: PartSerializers
   };
 }
 
-function withLike(found: PostDoc, ranges: DocRanges, like: PostLikeAdded, s: PartSerializers): PostDoc | undefined {
-  const { paging, emotions } = (JSON.parse(textOf(found, ranges.likes)) as ReactionsView).like;
-  const newest = emotions[0];
-  if (newest ? Number(newest.obsoleteId) >= like.seq : paging.totalCount > 0) return undefined;
-  const row = { ...like, entityId: like.postId, entityType: "Post" };
-  const shown = [emotionOf(row, like.owner as UserProfile, found.seq), ...emotions].slice(0, POST_REACTIONS_TAKE);
-  const view = reactionsOf(like.postId, paging.totalCount + 1, shown, POST_REACTIONS_TAKE, 0);
-  return replaced(found, ranges, "likes", s.reactions(view), NO_OWNERS);
+/**
+ * The list at `path` in a part's text: the part without its items (to parse), and the items' char
+ * ranges (parsed one at a time, when needed); null when the text is not laid out so.
+ */
+function listIn(text: string, path: readonly string[]): { bare: string; items: TextRange[] } | null {
+  const list = listAt(text, path);
+  if (!list) return null;
+  const open = list.items[0]?.[0] ?? list.end - 1;
+  return { bare: `${text.slice(0, open)}${text.slice(list.end - 1)}`, items: list.items };
 }
+
+/**
+ * A part made anew as `head`, the serialization of the part with one item (`item`, at `path`), then
+ * the `kept` items of the old part, copied as they are with their slots (docs/decisions/0209).
+ */
+function withItemFirst(
+  head: string,
+  path: readonly string[],
+  view: unknown,
+  old: { text: string; at: number },
+  kept: readonly TextRange[],
+): Piece[] | undefined {
+  const items = listIn(head, path)?.items;
+  if (items?.length !== 1) return undefined;
+  const itemEnd = items[0]![1];
+  const first = kept[0];
+  const last = kept.at(-1);
+  if (!first || !last) return [{ text: head, view }];
+  const [from, to] = byteOffsets(old.text, [first[0], last[1]]);
+  return [
+    { text: head.slice(0, itemEnd), view },
+    { text: "," },
+    { from: old.at + from!, to: old.at + to! },
+    { text: head.slice(itemEnd) },
+  ];
+}
+
+const EMOTIONS = ["like", "emotions"];
+const COMMENTS = ["comments"];
+
+function withLike(found: PostDoc, ranges: DocRanges, like: PostLikeAdded, s: PartSerializers): PostDoc | undefined {
+  const text = textOf(found, ranges.likes);
+  const list = listIn(text, EMOTIONS);
+  if (!list) return undefined;
+  const { paging } = (JSON.parse(list.bare) as ReactionsView).like;
+  const { items } = list;
+  // The newest shown, the first item: only its `obsoleteId` is read.
+  const newest = items[0] && valueAt(text, ["obsoleteId"], items[0][0]);
+  if (newest !== undefined ? Number(newest) >= like.seq : paging.totalCount > 0) return undefined;
+  const row = { ...like, entityId: like.postId, entityType: "Post" };
+  const emotion = emotionOf(row, like.owner as UserProfile, found.seq);
+  const kept = items.slice(0, POST_REACTIONS_TAKE - 1);
+  const last = kept.at(-1);
+  // The last shown stays the last unless the full preview drops its oldest.
+  const lastId = !last ? emotion.id : kept.length === items.length ? paging.offsetEntityId : lastIdOf(text, last);
+  const total = paging.totalCount + 1;
+  const view = {
+    like: {
+      paging: reactionsPaging(like.postId, total, kept.length + 1, lastId, POST_REACTIONS_TAKE),
+      emotions: [emotion],
+    },
+  };
+  const pieces = withItemFirst(s.reactions(view), EMOTIONS, view, { text, at: ranges.likes[0] }, kept);
+  return pieces && replaced(found, ranges, "likes", pieces, NO_OWNERS);
+}
+
+const lastIdOf = (text: string, [at]: TextRange) => valueAt(text, ["id"], at) as string;
 
 function withComment(
   found: PostDoc,
@@ -67,37 +126,43 @@ function withComment(
   take: number,
   s: PartSerializers,
 ): PostDoc | undefined {
-  const data = JSON.parse(textOf(found, ranges.comments)) as DiscussionView["commentsData"];
-  const total = data.reactionPaging.totalCount;
-  const newest = data.comments[0];
+  const text = textOf(found, ranges.comments);
+  const list = listIn(text, COMMENTS);
+  if (!list) return undefined;
+  const total = (JSON.parse(list.bare) as DiscussionView["commentsData"]).reactionPaging.totalCount;
+  const { items } = list;
+  const newest = items[0] && valueAt(text, ["entity", "obsoleteId"], items[0][0]);
   // With no comment shown (take 0, or none yet), only a post with no comment is surely without it.
-  if (newest ? Number(newest.entity.obsoleteId) >= comment.row.seq : total > 0) return undefined;
+  if (newest !== undefined ? Number(newest) >= comment.row.seq : total > 0) return undefined;
   const { row } = comment;
   const at = { postSeq: comment.postSeq, parentSeq: undefined };
   const item = newCommentItem(row, comment.owner as UserProfile, at, POST_REACTIONS_TAKE, null);
-  const view = { reactionPaging: { totalCount: total + 1 }, comments: [item, ...data.comments].slice(0, take) };
-  const owners = ownersIn(found.doc, ...ranges.comments);
-  owners.set(row.id, row.ownerId);
-  const withItem = replaced(found, ranges, "comments", s.comments(view), owners, view);
+  const view = { reactionPaging: { totalCount: total + 1 }, comments: take > 0 ? [item] : [] };
+  const head = s.comments(view);
+  const pieces =
+    take > 0
+      ? withItemFirst(head, COMMENTS, view, { text, at: ranges.comments[0] }, items.slice(0, take - 1))
+      : [{ text: head, view }];
+  const owners = new Map([[row.id, row.ownerId]]);
+  const withItem = pieces && replaced(found, ranges, "comments", pieces, owners);
   if (!withItem?.ranges) return undefined;
   const summary = JSON.parse(textOf(withItem, withItem.ranges.summary)) as DiscussionView["summary"];
   const counted = { ...summary, totalCommentsAndReplies: summary.totalCommentsAndReplies + 1 };
-  return replaced(withItem, withItem.ranges, "summary", s.summary(counted), NO_OWNERS);
+  return replaced(withItem, withItem.ranges, "summary", [{ text: s.summary(counted) }], NO_OWNERS);
 }
 
 const textOf = (found: PostDoc, [at, end]: Range) => found.doc.bytes.toString("utf8", at, end);
 
-/** `found` with its part `name` replaced by `text`; the parts after it move with the bytes. */
+/** `found` with its part `name` replaced by `pieces`; the parts after it move with the bytes. */
 function replaced(
   found: PostDoc,
   ranges: DocRanges,
   name: keyof DocRanges,
-  text: string,
+  pieces: readonly Piece[],
   owners: ReadonlyMap<string, string>,
-  view?: unknown,
 ): PostDoc | undefined {
   const [at, end] = ranges[name];
-  const doc = spliced(found.doc, at, end, text, owners, view);
+  const doc = spliced(found.doc, at, end, pieces, owners);
   if (!doc) return undefined;
   const shift = doc.bytes.length - found.doc.bytes.length;
   const moved = ([a, e]: Range): Range => (a >= end ? [a + shift, e + shift] : [a, e]);

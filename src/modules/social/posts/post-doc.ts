@@ -1,4 +1,5 @@
-import { docSize, lastValueRange, type SharedDoc } from "../shared/shared-documents.js";
+import { lastValueRange } from "../shared/json-text.js";
+import { docSize, type SharedDoc } from "../shared/shared-documents.js";
 
 /** A byte range [start, end) of a document. */
 export type Range = [number, number];

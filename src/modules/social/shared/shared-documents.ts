@@ -1,4 +1,5 @@
 import type { CallerMarks } from "./caller-marks.repository.js";
+import { byteOffsets, objectEnd } from "./json-text.js";
 import type { DependencyKey, SocialReadCache } from "./read-cache.js";
 
 /*
@@ -122,19 +123,6 @@ function copied(pieces: readonly Buffer[], length: number): Buffer {
   return out;
 }
 
-/** The index after the `}` closing the object that opens at `start`; -1 when it does not close. */
-function objectEnd(json: string, start: number): number {
-  let depth = 0;
-  for (let i = start; i < json.length; i++) {
-    const c = json.charCodeAt(i);
-    if (c === 34) {
-      for (i++; i < json.length && json.charCodeAt(i) !== 34; i++) if (json.charCodeAt(i) === 92) i++;
-    } else if (c === 123 || c === 91) depth++;
-    else if ((c === 125 || c === 93) && --depth === 0) return i + 1;
-  }
-  return -1;
-}
-
 /** Char ranges [start, end) of the profile objects in `json` (the values of `"owner"` keys), in order. */
 function profileRanges(json: string): [number, number][] {
   const out: [number, number][] = [];
@@ -146,34 +134,6 @@ function profileRanges(json: string): [number, number][] {
     i = json.indexOf(OWNER_AT, end);
   }
   return out;
-}
-
-/**
- * The byte range in `json`'s UTF-8 of the object value of the last `"key":`, when `next` follows
- * it at once (checks that the key is where the caller expects it); null otherwise.
- */
-export function lastValueRange(json: string, key: string, next: string): [number, number] | null {
-  const name = `"${key}":`;
-  const found = json.lastIndexOf(name);
-  if (found < 0) return null;
-  const at = found + name.length;
-  if (json.charCodeAt(at) !== 123) return null;
-  const end = objectEnd(json, at);
-  if (end < 0 || !json.startsWith(next, end)) return null;
-  const [from, to] = byteOffsets(json, [at, end]);
-  return [from!, to!];
-}
-
-/** Byte offsets in `json`'s UTF-8 of the ascending char indexes `at`. */
-function byteOffsets(json: string, at: readonly number[]): number[] {
-  if (Buffer.byteLength(json) === json.length) return [...at];
-  let chars = 0;
-  let bytes = 0;
-  return at.map((i) => {
-    bytes += Buffer.byteLength(json.slice(chars, i));
-    chars = i;
-    return bytes;
-  });
 }
 
 /**
@@ -260,50 +220,56 @@ const markedIds = (slots: readonly Slot[]) => ({
 });
 
 /**
- * `doc` with its bytes [at, end) replaced by `text`, a value serialized as the route does
- * (docs/decisions/0198). The slots in `text` are found as `sharedDocOf` finds them (`owners`: the
- * owners of the entities it shows; `view`: the value serialized, if at hand); those after the
- * range move with it. Undefined when a profile
- * was cut out inside the range or the slots of `text` are not as expected (the caller rebuilds).
+ * What goes in place of a document's range (`spliced`): new text, a value serialized as the route
+ * does, whose slots are found as `sharedDocOf` finds them (`view`: the value serialized, if at
+ * hand); or the document's own bytes [from, to) inside the range, kept with their slots.
+ */
+export type Piece = { text: string; view?: unknown } | { from: number; to: number };
+
+/**
+ * `doc` with its bytes [at, end) replaced by `pieces` (docs/decisions/0198, 0209); `owners`: the
+ * owners of the entities the new texts show. Slots after the range move with it. Undefined when a
+ * profile was cut out inside the range or the slots of a text are not as expected (the caller
+ * rebuilds).
  */
 export function spliced(
   doc: SharedDoc,
   at: number,
   end: number,
-  text: string,
+  pieces: readonly Piece[],
   owners: ReadonlyMap<string, string>,
-  view?: unknown,
 ): SharedDoc | undefined {
   if (doc.cuts.some((c) => c >= at && c < end)) return undefined;
-  const inner = slotsOf(text, owners, view);
-  if (!inner) return undefined;
-  const value = Buffer.from(text);
-  const shift = value.length - (end - at);
-  const moved = (offset: number) => (offset >= end ? offset + shift : offset);
-  const slots = [
-    ...doc.slots.filter((s) => s.at < at),
-    ...inner.map((s) => ({ ...s, at: s.at + at })),
-    ...doc.slots.filter((s) => s.at >= end).map((s) => ({ ...s, at: s.at + shift })),
-  ];
   const { bytes } = doc;
+  const parts: Buffer[] = [bytes.subarray(0, at)];
+  const slots = doc.slots.filter((s) => s.at < at);
+  let length = at;
+  for (const piece of pieces) {
+    if ("text" in piece) {
+      const inner = slotsOf(piece.text, owners, piece.view);
+      if (!inner) return undefined;
+      for (const s of inner) slots.push({ ...s, at: s.at + length });
+      const value = Buffer.from(piece.text);
+      parts.push(value);
+      length += value.length;
+    } else {
+      if (piece.from < at || piece.to > end || piece.from > piece.to) return undefined;
+      for (const s of doc.slots)
+        if (s.at >= piece.from && s.at < piece.to) slots.push({ ...s, at: s.at - piece.from + length });
+      parts.push(bytes.subarray(piece.from, piece.to));
+      length += piece.to - piece.from;
+    }
+  }
+  const shift = length - end;
+  for (const s of doc.slots) if (s.at >= end) slots.push({ ...s, at: s.at + shift });
+  parts.push(bytes.subarray(end));
   return {
-    bytes: copied([bytes.subarray(0, at), value, bytes.subarray(end)], bytes.length + shift),
-    cuts: doc.cuts.map(moved),
+    bytes: copied(parts, bytes.length + shift),
+    cuts: doc.cuts.map((offset) => (offset >= end ? offset + shift : offset)),
     fragments: doc.fragments,
     slots,
     ...markedIds(slots),
   };
-}
-
-/** The owners that `doc`'s slots in [at, end) name: each entity's OWNER slot precedes its LIKED one. */
-export function ownersIn(doc: SharedDoc, at: number, end: number): Map<string, string> {
-  const owners = new Map<string, string>();
-  const inside = doc.slots.filter((s) => s.at >= at && s.at < end);
-  for (const [i, slot] of inside.entries()) {
-    const next = inside[i + 1];
-    if (slot.kind === OWNER && next?.kind === LIKED) owners.set(next.ref as string, slot.ref as string);
-  }
-  return owners;
 }
 
 /**

@@ -241,18 +241,16 @@ export function reactionsOf(
   take: number,
   offset: number,
 ): ReactionsView {
-  const shown = offset + emotions.length;
-  return {
-    like: {
-      paging: {
-        totalCount: total,
-        offsetEntityId: emotions.at(-1)?.id ?? "",
-        next: shown < total ? emotionsLink(entityId, shown, take) : "",
-      },
-      emotions,
-    },
-  };
+  const paging = reactionsPaging(entityId, total, offset + emotions.length, emotions.at(-1)?.id ?? "", take);
+  return { like: { paging, emotions } };
 }
+
+/** The paging of reactions `shown` so far (the last of them `lastId`) out of `total`. */
+export const reactionsPaging = (entityId: string, total: number, shown: number, lastId: string, take: number) => ({
+  totalCount: total,
+  offsetEntityId: lastId,
+  next: shown < total ? emotionsLink(entityId, shown, take) : "",
+});
 
 export function toCommentItem(
   row: CommentRow,
