@@ -43,6 +43,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import {
@@ -181,7 +182,7 @@ async function startMapBaseline(answers) {
   const fd = openSync(file, "w");
   for (const a of answers) writeSync(fd, `${JSON.stringify(a)}\n`);
   closeSync(fd);
-  const child = spawn(process.execPath, [new URL("./many/map-baseline-server.mjs", import.meta.url).pathname], {
+  const child = spawn(process.execPath, [fileURLToPath(new URL("./many/map-baseline-server.mjs", import.meta.url))], {
     env: { ...process.env, BASELINE_MAP: file },
     stdio: ["ignore", "pipe", "inherit"],
   });
