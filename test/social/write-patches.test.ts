@@ -121,6 +121,47 @@ describe.each(engines())("likes and comments added to kept documents on %s", (en
     expect(page.commentsData.comments[1].requesterContext.isOwner).toBe(false);
   });
 
+  it("patches a post's first like and its first comments, at takes 0, 1 and 5", async () => {
+    const fresh = (await c.post(alice, { message: "Fresh — ü 😀" })).id;
+    const readers = [null, alice, users[2]!, users[9]!];
+    const urls = [0, 1, 5].map((take) => `/api/v1/posts/${fresh}?take=${take}`);
+    const coherent = async (after: string) => {
+      for (const who of readers) {
+        for (const url of urls) {
+          const headers = { ...(who ? who.headers : {}), "x-request-id": rid() };
+          const cached = await h.app.inject({ method: "GET", url, headers });
+          const uncachedBody = (await uncached.inject({ method: "GET", url, headers })).body;
+          expect(cached.body, `${url} as ${who?.user.username ?? "anonymous"} after ${after}`).toBe(uncachedBody);
+        }
+      }
+    };
+    await coherent("nothing yet");
+
+    let before = await misses();
+    await c.ok(users[2]!, "POST", `/api/v1/posts/${fresh}/likes`, undefined, 204);
+    await coherent("the first like");
+    expect(await misses(), "the first like").toBe(before);
+    const liked = (await c.ok(null, "GET", urls[0]!)).emotionsData.like;
+    expect(liked.emotions).toHaveLength(1);
+    expect(liked.paging).toEqual({ totalCount: 1, offsetEntityId: liked.emotions[0].id, next: "" });
+
+    before = await misses();
+    await c.ok(users[9]!, "POST", `/api/v1/posts/${fresh}/comments`, { message: "First ü 😀" }, 201);
+    await coherent("the first comment");
+    // Every take, take 0 too: with no comment counted before, the document cannot already count it.
+    expect(await misses(), "the first comment").toBe(before);
+
+    before = await misses();
+    await c.ok(users[2]!, "POST", `/api/v1/posts/${fresh}/comments`, { message: "Second" }, 201);
+    await coherent("the second comment");
+    // Take 0 is built again (it shows no comment); take 1 drops the first for the second.
+    expect(await misses(), "the second comment").toBe(before + 1);
+    const [shown, ...more] = (await c.ok(users[2]!, "GET", urls[1]!)).commentsData.comments;
+    expect(more).toEqual([]);
+    expect(shown.entity.message.text).toBe("Second");
+    expect(shown.requesterContext.isOwner).toBe(true);
+  });
+
   it("builds the documents again for a reply or a comment with a mention", async () => {
     const [top] = (await c.ok(null, "GET", `/api/v1/posts/${post}?take=5`)).commentsData.comments;
     for (const [what, url, message] of [

@@ -16,8 +16,9 @@ import { type DocRanges, keyOf, type PostDoc, type PostDocTakes, postDocSize, ty
 /*
  * A post's kept documents patched by a like or a plain top-level comment instead of being built
  * again (docs/decisions/0198). A patch rewrites only the parts the write changed (the likes
- * preview; the comments preview and the summary), each serialized as the route serializes it,
- * and keeps every other byte. It applies only to a document that reflects every change before
+ * preview; the comments preview and the summary) and keeps every other byte. In a preview, the new
+ * item is serialized as the route serializes it, alone, and the items kept are the old bytes,
+ * copied with their slots: the preview is never parsed whole (0209). It applies only to a document that reflects every change before
  * this one (the read cache checks that) and that cannot already count this write: the new like or
  * comment must be newer than the newest one shown. Anything else leaves the document to be rebuilt.
  */
@@ -52,10 +53,10 @@ export function postDocPatcher(takes: PostDocTakes, serializers: PartSerializers
 }
 
 /**
- * The list at `path` in a part's text: the part without its items (to parse), and the items' char
- * ranges (parsed one at a time, when needed); null when the text is not laid out so.
+ * The list at `path` in a part's text split: the part without its items (to parse), and the items'
+ * char ranges (each read alone, when needed); null when the text is not laid out so.
  */
-function listIn(text: string, path: readonly string[]): { bare: string; items: TextRange[] } | null {
+function splitList(text: string, path: readonly string[]): { bare: string; items: TextRange[] } | null {
   const list = listAt(text, path);
   if (!list) return null;
   const open = list.items[0]?.[0] ?? list.end - 1;
@@ -63,8 +64,9 @@ function listIn(text: string, path: readonly string[]): { bare: string; items: T
 }
 
 /**
- * A part made anew as `head`, the serialization of the part with one item (`item`, at `path`), then
- * the `kept` items of the old part, copied as they are with their slots (docs/decisions/0209).
+ * A part made anew: `head`, the serialization of the part with one item only (the new one, in the
+ * list at `path`; `view`: the value serialized), then the `kept` items of the old part, copied as
+ * they are with their slots (docs/decisions/0209). Undefined when `head` is not laid out so.
  */
 function withItemFirst(
   head: string,
@@ -73,7 +75,7 @@ function withItemFirst(
   old: { text: string; at: number },
   kept: readonly TextRange[],
 ): Piece[] | undefined {
-  const items = listIn(head, path)?.items;
+  const items = listAt(head, path)?.items;
   if (items?.length !== 1) return undefined;
   const itemEnd = items[0]![1];
   const first = kept[0];
@@ -93,7 +95,7 @@ const COMMENTS = ["comments"];
 
 function withLike(found: PostDoc, ranges: DocRanges, like: PostLikeAdded, s: PartSerializers): PostDoc | undefined {
   const text = textOf(found, ranges.likes);
-  const list = listIn(text, EMOTIONS);
+  const list = splitList(text, EMOTIONS);
   if (!list) return undefined;
   const { paging } = (JSON.parse(list.bare) as ReactionsView).like;
   const { items } = list;
@@ -106,6 +108,7 @@ function withLike(found: PostDoc, ranges: DocRanges, like: PostLikeAdded, s: Par
   const last = kept.at(-1);
   // The last shown stays the last unless the full preview drops its oldest.
   const lastId = !last ? emotion.id : kept.length === items.length ? paging.offsetEntityId : lastIdOf(text, last);
+  if (lastId === undefined) return undefined;
   const total = paging.totalCount + 1;
   const view = {
     like: {
@@ -117,7 +120,11 @@ function withLike(found: PostDoc, ranges: DocRanges, like: PostLikeAdded, s: Par
   return pieces && replaced(found, ranges, "likes", pieces, NO_OWNERS);
 }
 
-const lastIdOf = (text: string, [at]: TextRange) => valueAt(text, ["id"], at) as string;
+/** The `id` of the emotion at `item`; undefined when it has none (the patch then gives up). */
+function lastIdOf(text: string, [at]: TextRange): string | undefined {
+  const id = valueAt(text, ["id"], at);
+  return typeof id === "string" ? id : undefined;
+}
 
 function withComment(
   found: PostDoc,
@@ -127,7 +134,7 @@ function withComment(
   s: PartSerializers,
 ): PostDoc | undefined {
   const text = textOf(found, ranges.comments);
-  const list = listIn(text, COMMENTS);
+  const list = splitList(text, COMMENTS);
   if (!list) return undefined;
   const total = (JSON.parse(list.bare) as DiscussionView["commentsData"]).reactionPaging.totalCount;
   const { items } = list;

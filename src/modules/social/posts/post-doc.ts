@@ -1,8 +1,8 @@
-import { lastValueRange } from "../shared/json-text.js";
+import { lastValueRange, type TextRange } from "../shared/json-text.js";
 import { docSize, type SharedDoc } from "../shared/shared-documents.js";
 
 /** A byte range [start, end) of a document. */
-export type Range = [number, number];
+export type Range = TextRange;
 
 /** Where a post document's parts that writes change are (docs/decisions/0198). */
 export interface DocRanges {

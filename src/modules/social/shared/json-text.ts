@@ -1,7 +1,7 @@
 /*
  * Finding values in a serializer's JSON text without parsing it (docs/decisions/0198, 0209): the
  * text is what fast-json-stringify writes, with no whitespace between tokens. Positions are char
- * indexes in the string unless a name says bytes.
+ * indexes in the string, except `byteOffsets`' and `lastValueRange`'s, which are UTF-8 bytes.
  */
 
 /** A char (or byte) range [start, end). */
@@ -77,7 +77,7 @@ function valueStart(json: string, path: readonly string[], from = 0): number {
 
 /**
  * The value under `path` in the object that opens at `from` (see `valueStart`), parsed alone;
- * undefined when there is none.
+ * undefined when there is none. Throws, as JSON.parse does, on a value that is not JSON.
  */
 export function valueAt(json: string, path: readonly string[], from = 0): unknown {
   const start = valueStart(json, path, from);

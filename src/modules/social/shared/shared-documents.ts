@@ -244,6 +244,8 @@ export function spliced(
   const parts: Buffer[] = [bytes.subarray(0, at)];
   const slots = doc.slots.filter((s) => s.at < at);
   let length = at;
+  // Ranges in order, so that the slots they carry stay in ascending order.
+  let next = at;
   for (const piece of pieces) {
     if ("text" in piece) {
       const inner = slotsOf(piece.text, owners, piece.view);
@@ -253,7 +255,8 @@ export function spliced(
       parts.push(value);
       length += value.length;
     } else {
-      if (piece.from < at || piece.to > end || piece.from > piece.to) return undefined;
+      if (piece.from < next || piece.to > end || piece.from > piece.to) return undefined;
+      next = piece.to;
       for (const s of doc.slots)
         if (s.at >= piece.from && s.at < piece.to) slots.push({ ...s, at: s.at - piece.from + length });
       parts.push(bytes.subarray(piece.from, piece.to));

@@ -234,7 +234,7 @@ export function toReactions(
 }
 
 /** A page of reactions from its emotions (the likes `offset`… of `total`, newest first). */
-export function reactionsOf(
+function reactionsOf(
   entityId: string,
   total: number,
   emotions: EmotionView[],
