@@ -123,6 +123,8 @@ export interface SocialChanged {
 /** A like as a post's likes preview shows it (docs/decisions/0198). */
 export interface PostLikeAdded {
   readonly postId: string;
+  /** The post's `seq` (the like's `parent.obsoleteId`). */
+  readonly postSeq: number;
   readonly id: string;
   /** The like's `seq`: greater than that of every like committed before it. */
   readonly seq: number;

@@ -71,6 +71,29 @@ describe("finding a list in a serializer's text", () => {
     );
   });
 
+  it("steps over profiles cut out of a document's own text (an empty value after a key)", () => {
+    const profile = fc.dictionary(anyKey, fc.jsonValue({ maxDepth: 2 }));
+    const item = fc.tuple(name, fc.jsonValue({ maxDepth: 2 }), profile, siblings);
+    fc.assert(
+      fc.property(fc.array(item, { minLength: 1, maxLength: 5 }), (specs) => {
+        const list = specs.map(([key, value, owner, before]) => ({
+          ...objectWith("owner", owner, before, []),
+          ...(key === "owner" ? {} : { [key]: value }),
+        }));
+        // Each profile out, as `cutProfiles` leaves the text: `"owner":` then the next key or `}`.
+        const json = JSON.stringify({ list }).replace(/"owner":/g, '"owner":\u0000');
+        let cut = json;
+        for (const [, , owner] of specs) cut = cut.replace(`"owner":\u0000${JSON.stringify(owner)}`, '"owner":');
+        const found = listAt(cut, ["list"]);
+        expect(found?.items).toHaveLength(specs.length);
+        for (const [i, [key, value]] of specs.entries()) {
+          if (key === "owner") continue;
+          expect(valueAt(cut, [key], found!.items[i]![0])).toEqual(JSON.parse(JSON.stringify(value)));
+        }
+      }),
+    );
+  });
+
   it("gives the byte offsets of char indexes in the text's UTF-8", () => {
     // Indexes between characters, as a token's always is: never between a surrogate pair's halves.
     const between = (text: string, i: number) => !/[\uDC00-\uDFFF]/.test(text[i] ?? "");

@@ -162,6 +162,49 @@ describe.each(engines())("likes and comments added to kept documents on %s", (en
     expect(shown.requesterContext.isOwner).toBe(true);
   });
 
+  it("patches a post's feed documents on its likes and comments, past both previews (0210)", async () => {
+    const owner = await h.user(RW);
+    const fresh = (await c.post(owner, { message: "In feeds — ü 😀" })).id;
+    const readers = [alice, users[2]!, users[9]!, users[11]!];
+    const urls = [2, 10].map((size) => `/api/v1/feeds/user/${owner.user.gcid}?take=5&reactionsPageSize=${size}`);
+    const coherent = async (after: string) => {
+      for (const who of readers) {
+        for (const url of urls) {
+          const headers = { ...who.headers, "x-request-id": rid() };
+          const cached = await h.app.inject({ method: "GET", url, headers });
+          const uncachedBody = (await uncached.inject({ method: "GET", url, headers })).body;
+          expect(cached.statusCode, `${url} after ${after}`).toBe(200);
+          expect(cached.body, `${url} as ${who.user.username} after ${after}`).toBe(uncachedBody);
+        }
+      }
+    };
+    await coherent("nothing yet");
+    // Three likes cross a preview of two (the third drops the oldest), three comments the feed's two.
+    const writes: [string, TestUser, string, unknown, number][] = [
+      ["like 1", users[2]!, "likes", undefined, 204],
+      ["like 2", users[9]!, "likes", undefined, 204],
+      ["like 3", users[11]!, "likes", undefined, 204],
+      ["comment 1", users[9]!, "comments", { message: "First ü 😀" }, 201],
+      ["comment 2", users[2]!, "comments", { message: '"isOwner":false' }, 201],
+      ["comment 3", users[11]!, "comments", { message: "Third" }, 201],
+    ];
+    for (const [what, who, path, body, status] of writes) {
+      const before = await misses();
+      await c.ok(who, "POST", `/api/v1/posts/${fresh}/${path}`, body, status);
+      await coherent(what);
+      expect(await misses(), what).toBe(before);
+    }
+    const [page] = (await c.ok(users[11]!, "GET", urls[0]!)).discussions;
+    expect(page.emotionsData.like.emotions.map((e: { owner: { username: string } }) => e.owner.username)).toEqual([
+      users[11]!.user.username,
+      users[9]!.user.username,
+    ]);
+    expect(
+      page.commentsData.comments.map((x: { entity: { message: { text: string } } }) => x.entity.message.text),
+    ).toEqual(["Third", '"isOwner":false']);
+    expect(page.commentsData.comments[0].requesterContext.isOwner).toBe(true);
+  });
+
   it("builds the documents again for a reply or a comment with a mention", async () => {
     const [top] = (await c.ok(null, "GET", `/api/v1/posts/${post}?take=5`)).commentsData.comments;
     for (const [what, url, message] of [

@@ -49,7 +49,7 @@ describe("the social read cache", () => {
 
   it("keeps a patched part as of the change, and drops what a failing patcher would have patched", () => {
     const { cache } = cacheAt();
-    const like = { postId: "p1", id: "l1", seq: 7, userId: "u1", createdAt: "", owner: {} };
+    const like = { postId: "p1", postSeq: 1, id: "l1", seq: 7, userId: "u1", createdAt: "", owner: {} };
     cache.keep("doc", "likes: 1", 8, [postKey("p1")], cache.current);
     cache.keep("other", "shows p1 too", 12, [postKey("p1")], cache.current);
     cache.patchWith((event, kept) =>

@@ -3,6 +3,7 @@ import type { App } from "../../../http/app-type.js";
 import { sendCached, sendFailure, sendParts } from "../../../http/cached-reply.js";
 import { type Deps, withActor } from "../../context.js";
 import { READ_SCOPES } from "../shared/access.js";
+import { partSerializers } from "../shared/discussion-patches.js";
 import { E404 } from "../shared/errors.schemas.js";
 import type { SharedParts } from "../shared/shared-documents.js";
 import {
@@ -14,6 +15,7 @@ import {
   PinnedQuery,
   UserParams,
 } from "../shared/social.schemas.js";
+import { FeedDocVariants, feedDocPatcher } from "./feed-docs.js";
 import { type FeedRequest, type FeedVariant, feedVariant, PINNED_MAX, readFeed } from "./read-feed.js";
 import { sharedFeedAnswer, sharedFrame, sharesListing } from "./shared-feed.js";
 
@@ -35,12 +37,15 @@ interface FeedRoute {
 }
 
 export function registerFeedRoutes(app: App, deps: Deps, parts: SharedParts): void {
-  feedRoute(app, deps, parts, "/api/v1/feeds/saved", {
+  // A like or a plain comment is added to the post's kept feed documents (0210).
+  const variants = new FeedDocVariants();
+  parts.cache.patchWith(feedDocPatcher(variants, partSerializers()));
+  feedRoute(app, deps, parts, variants, "/api/v1/feeds/saved", {
     operationId: "getSavedFeed",
     summary: "The caller's saved posts, newest save first",
     request: () => ({ feed: "saved" }),
   });
-  feedRoute(app, deps, parts, "/api/v1/feeds/instrument/:marketId", {
+  feedRoute(app, deps, parts, variants, "/api/v1/feeds/instrument/:marketId", {
     operationId: "getInstrumentFeedPosts",
     summary: "Posts tagged with one instrument (older alias; alternate attachment form)",
     params: MarketParams,
@@ -48,43 +53,43 @@ export function registerFeedRoutes(app: App, deps: Deps, parts: SharedParts): vo
     alt: true,
     request: (p) => ({ feed: "instrument", marketId: p.marketId!, alias: true }),
   });
-  feedRoute(app, deps, parts, "/api/v1/feeds/markets/:marketId", {
+  feedRoute(app, deps, parts, variants, "/api/v1/feeds/markets/:marketId", {
     operationId: "getInstrumentFeedPosts2",
     summary: "Posts tagged with one instrument",
     params: MarketParams,
     request: (p) => ({ feed: "instrument", marketId: p.marketId!, alias: false }),
   });
-  feedRoute(app, deps, parts, "/api/v1/feeds/user/:userId", {
+  feedRoute(app, deps, parts, variants, "/api/v1/feeds/user/:userId", {
     operationId: "getUserFeedPosts",
     summary: "Posts of one user (older alias)",
     params: UserParams,
     alias: true,
     request: (p) => ({ feed: "user", userId: p.userId!, alias: true }),
   });
-  feedRoute(app, deps, parts, "/api/v1/feeds/users/:userId", {
+  feedRoute(app, deps, parts, variants, "/api/v1/feeds/users/:userId", {
     operationId: "getUserFeedPosts2",
     summary: "Posts of one user",
     params: UserParams,
     request: (p) => ({ feed: "user", userId: p.userId!, alias: false }),
   });
-  feedRoute(app, deps, parts, "/api/v1/feeds/users/:userId/pinned", {
+  feedRoute(app, deps, parts, variants, "/api/v1/feeds/users/:userId/pinned", {
     operationId: "getUserPinnedFeedPosts",
     summary: `Posts one user pinned to their profile, newest pin first (no paging; at most ${PINNED_MAX})`,
     params: UserParams,
     pinned: true,
     request: (p) => ({ feed: "pinned", userId: p.userId! }),
   });
-  feedRoute(app, deps, parts, "/api/v1/feeds/following", {
+  feedRoute(app, deps, parts, variants, "/api/v1/feeds/following", {
     operationId: "getFollowingFeed",
     summary: "Posts of the users the caller follows",
     request: () => ({ feed: "following" }),
   });
-  feedRoute(app, deps, parts, "/api/v1/feeds/for-you", {
+  feedRoute(app, deps, parts, variants, "/api/v1/feeds/for-you", {
     operationId: "getPersonalisedForYouFeed",
     summary: "Posts of followed users and of trending instruments, each with its `reason`",
     request: () => ({ feed: "forYou" }),
   });
-  feedRoute(app, deps, parts, "/api/v1/feeds/news", {
+  feedRoute(app, deps, parts, variants, "/api/v1/feeds/news", {
     operationId: "getNewsFeed",
     summary: "Every visible post, newest first",
     request: () => ({ feed: "news" }),
@@ -92,7 +97,14 @@ export function registerFeedRoutes(app: App, deps: Deps, parts: SharedParts): vo
 }
 
 /** One feed: a page of discussions, answered from the read cache while nothing it shows changed. */
-function feedRoute(app: App, deps: Deps, parts: SharedParts, url: string, f: FeedRoute): void {
+function feedRoute(
+  app: App,
+  deps: Deps,
+  parts: SharedParts,
+  variants: FeedDocVariants,
+  url: string,
+  f: FeedRoute,
+): void {
   const cache = parts.cache;
   app.route({
     method: "GET",
@@ -145,7 +157,7 @@ function feedRoute(app: App, deps: Deps, parts: SharedParts, url: string, f: Fee
         // Shared listing and documents plus the caller's marks (docs/decisions/0169, 0170).
         const serialize = (page: unknown) => String(reply.serialize(page));
         sharedFrame(ctx, parts, feed, query)
-          .then((frame) => sharedFeedAnswer(ctx, parts, frame, query, serialize))
+          .then((frame) => sharedFeedAnswer(ctx, parts, variants, frame, query, serialize))
           .then(
             (body) => (body ? sendParts(reply, body) : send({ key: "" })),
             (error: unknown) => sendFailure(reply, error),

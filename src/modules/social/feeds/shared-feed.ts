@@ -15,6 +15,7 @@ import {
 import { socialRepository } from "../shared/social.repository.js";
 import type { PostRow } from "../shared/social.rows.js";
 import { type DiscussionView, type FeedPageView, toFeedPage } from "../shared/social.view.js";
+import { type FeedDocVariants, feedDocKey } from "./feed-docs.js";
 import { sourceKey } from "./feed-queries.repository.js";
 import {
   FEED_COMMENTS_PREVIEW,
@@ -99,6 +100,7 @@ async function listingOf(
 async function docsOf(
   ctx: Ctx,
   parts: SharedParts,
+  variants: FeedDocVariants,
   frame: FeedFrame,
   query: FeedQuery,
   ids: readonly string[],
@@ -106,7 +108,7 @@ async function docsOf(
   serialize: (page: FeedPageView) => string,
 ): Promise<(SharedDoc | undefined)[]> {
   const reactionsTake = query.reactionsPageSize;
-  const keyOf = (id: string) => `F\u0000${id}\u0000${frame.form}\u0000${reactionsTake}`;
+  const keyOf = (id: string) => feedDocKey(id, frame.form, reactionsTake);
   const idOf = new Map(ids.map((id) => [keyOf(id), id]));
   return parts.get<SharedDoc>(ids.map(keyOf), async (missing): Promise<Built<SharedDoc>> => {
     const wanted = missing.map((k) => idOf.get(k)!);
@@ -133,6 +135,7 @@ async function docsOf(
       if (!doc) continue;
       const key = keyOf(row.id);
       built.set(key, { value: doc, size: docSize(doc, key), deps: dependenciesOf([row], null) });
+      variants.noteBuilt(row.id, frame.form, reactionsTake);
     }
     return built;
   });
@@ -146,6 +149,7 @@ async function docsOf(
 export async function sharedFeedAnswer(
   ctx: Ctx,
   parts: SharedParts,
+  variants: FeedDocVariants,
   frame: FeedFrame,
   query: FeedQuery,
   serialize: (page: FeedPageView) => string,
@@ -153,7 +157,7 @@ export async function sharedFeedAnswer(
   const me = requireReader(ctx.actor).userId;
   const { ids, rows } = await listingOf(ctx, parts, frame);
   const pageIds = ids.slice(0, frame.take);
-  const docs = await docsOf(ctx, parts, frame, query, pageIds, rows, serialize);
+  const docs = await docsOf(ctx, parts, variants, frame, query, pageIds, rows, serialize);
   if (docs.some((d) => d === undefined)) return undefined;
   const shown = docs as SharedDoc[];
   const marks = await callerMarks(parts, ctx.db.kysely, me, pageIds, () => ({

@@ -3,9 +3,9 @@ import { api } from "../../../http/access.js";
 import type { App } from "../../../http/app-type.js";
 import { sendBytes, sendCached, sendFailure } from "../../../http/cached-reply.js";
 import { NoContent } from "../../../http/schemas.js";
-import { serializerOf } from "../../../http/serializers.js";
 import { type Deps, withActor } from "../../context.js";
 import { READ_SCOPES, WRITE_SCOPES } from "../shared/access.js";
+import { partSerializers } from "../shared/discussion-patches.js";
 import { E403, E404 } from "../shared/errors.schemas.js";
 import type { SharedParts } from "../shared/shared-documents.js";
 import {
@@ -16,7 +16,6 @@ import {
   PostAlt,
   PostParams,
   PostQuery,
-  Reactions,
   ShareBody,
   SharesResponse,
   UpdatePostBody,
@@ -70,14 +69,8 @@ export function registerPostRoutes(app: App, deps: Deps, parts: SharedParts): vo
   // A like or a plain comment is added to the post's kept documents rather than their being built
   // again (0198), each part serialized as this route serializes it.
   const takes = new PostDocTakes();
-  const { commentsData, summary } = Discussion.properties;
-  cache.patchWith(
-    postDocPatcher(takes, {
-      reactions: serializerOf(Reactions),
-      comments: serializerOf(commentsData),
-      summary: serializerOf(summary),
-    }),
-  );
+  cache.patchWith(postDocPatcher(takes, partSerializers()));
+
   const prefix = deps.config.scopePrefix;
   const write = { scopes: WRITE_SCOPES };
 

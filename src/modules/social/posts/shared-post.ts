@@ -2,12 +2,13 @@ import type { Ctx } from "../../context.js";
 import { assembleDiscussions } from "../shared/assemble.js";
 import { callerMarks, keptCallerMarks } from "../shared/caller-marks.js";
 import type { CallerMarks } from "../shared/caller-marks.repository.js";
+import { rangesOf } from "../shared/discussion-patches.js";
 import { dependenciesOf } from "../shared/read-cache.js";
 import { type Built, pushOverlaid, type SharedParts, sharedBytes, sharedDocOf } from "../shared/shared-documents.js";
 import { socialRepository } from "../shared/social.repository.js";
 import type { DiscussionView } from "../shared/social.view.js";
 import { POST_REACTIONS_TAKE } from "./get-post.js";
-import { keyOf, type PostDoc, type PostDocTakes, postDocSize, rangesOf } from "./post-doc.js";
+import { keyOf, type PostDoc, type PostDocTakes, postDocSize } from "./post-doc.js";
 
 /**
  * The document of one post as `GET /api/v1/posts/{postId}?take=` answers it, built with no

@@ -28,7 +28,7 @@ export async function markPost(ctx: Ctx, postId: string, mark: Mark): Promise<vo
     // Liking twice is one like: the second changes nothing anyone reads.
     if (seq === undefined) return;
     const { id, userId, createdAt } = like;
-    const added = { postId, id, seq, userId, createdAt, owner: me!.profile };
+    const added = { postId, postSeq: post.seq, id, seq, userId, createdAt, owner: me!.profile };
     record(socialChanged(now, { postIds: [postId], userIds: [actor.userId], like: added }));
     if (post.ownerId !== actor.userId) {
       record({

@@ -49,6 +49,16 @@ function valueEnd(json: string, start: number): number {
 }
 
 /**
+ * The index after a key's value that starts at `start`. A shared document's own text has its
+ * profiles cut out (docs/decisions/0192): `"owner":` is then followed at once by the next `,` or
+ * `}`, an empty value.
+ */
+function memberEnd(json: string, start: number): number {
+  const c = json.charCodeAt(start);
+  return c === 44 || c === 125 ? start : valueEnd(json, start);
+}
+
+/**
  * Where the value under `path` starts (keys of nested objects, from the object that opens at
  * `from`), stepping over the siblings before it only; -1 when a key is missing or the text is not
  * an object there.
@@ -66,7 +76,7 @@ function valueStart(json: string, path: readonly string[], from = 0): number {
         at = keyEnd + 1;
         break;
       }
-      const end = valueEnd(json, keyEnd + 1);
+      const end = memberEnd(json, keyEnd + 1);
       if (end < 0 || json.charCodeAt(end) !== 44) return -1;
       i = end + 1;
     }

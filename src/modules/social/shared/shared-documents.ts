@@ -222,15 +222,17 @@ const markedIds = (slots: readonly Slot[]) => ({
 /**
  * What goes in place of a document's range (`spliced`): new text, a value serialized as the route
  * does, whose slots are found as `sharedDocOf` finds them (`view`: the value serialized, if at
- * hand); or the document's own bytes [from, to) inside the range, kept with their slots.
+ * hand); or the document's own bytes [from, to) inside the range, kept with their slots and the
+ * profiles cut out of them.
  */
 export type Piece = { text: string; view?: unknown } | { from: number; to: number };
 
 /**
- * `doc` with its bytes [at, end) replaced by `pieces` (docs/decisions/0198, 0209); `owners`: the
- * owners of the entities the new texts show. Slots after the range move with it. Undefined when a
- * profile was cut out inside the range or the slots of a text are not as expected (the caller
- * rebuilds).
+ * `doc` with its bytes [at, end) replaced by `pieces` (docs/decisions/0198, 0209, 0210); `owners`:
+ * the owners of the entities the new texts show. New texts keep their profiles whole; a profile cut
+ * out of the range goes with its bytes: kept in a kept range, else dropped. Slots and cuts after the
+ * range move with it. Undefined when the slots of a text are not as expected, or the ranges are not
+ * within the range and in order (the caller rebuilds).
  */
 export function spliced(
   doc: SharedDoc,
@@ -239,12 +241,22 @@ export function spliced(
   pieces: readonly Piece[],
   owners: ReadonlyMap<string, string>,
 ): SharedDoc | undefined {
-  if (doc.cuts.some((c) => c >= at && c < end)) return undefined;
   const { bytes } = doc;
   const parts: Buffer[] = [bytes.subarray(0, at)];
   const slots = doc.slots.filter((s) => s.at < at);
+  const cuts: number[] = [];
+  const fragments: Buffer[] = [];
+  const keepCuts = (from: number, to: number, shift: number) => {
+    for (const [i, c] of doc.cuts.entries()) {
+      if (c >= from && c < to) {
+        cuts.push(c + shift);
+        fragments.push(doc.fragments[i]!);
+      }
+    }
+  };
+  keepCuts(0, at, 0);
   let length = at;
-  // Ranges in order, so that the slots they carry stay in ascending order.
+  // Ranges in order, so that the slots and cuts they carry stay in ascending order.
   let next = at;
   for (const piece of pieces) {
     if ("text" in piece) {
@@ -259,20 +271,16 @@ export function spliced(
       next = piece.to;
       for (const s of doc.slots)
         if (s.at >= piece.from && s.at < piece.to) slots.push({ ...s, at: s.at - piece.from + length });
+      keepCuts(piece.from, piece.to, length - piece.from);
       parts.push(bytes.subarray(piece.from, piece.to));
       length += piece.to - piece.from;
     }
   }
   const shift = length - end;
   for (const s of doc.slots) if (s.at >= end) slots.push({ ...s, at: s.at + shift });
+  keepCuts(end, Number.POSITIVE_INFINITY, shift);
   parts.push(bytes.subarray(end));
-  return {
-    bytes: copied(parts, bytes.length + shift),
-    cuts: doc.cuts.map((offset) => (offset >= end ? offset + shift : offset)),
-    fragments: doc.fragments,
-    slots,
-    ...markedIds(slots),
-  };
+  return { bytes: copied(parts, bytes.length + shift), cuts, fragments, slots, ...markedIds(slots) };
 }
 
 /**
