@@ -30,6 +30,8 @@ export function feedDocPatcher(variants: FeedDocVariants, serializers: PartSeria
     if ((like === undefined) === (comment === undefined)) return [];
     const postId = like?.postId ?? comment!.postId;
     const postSeq = like?.postSeq ?? comment!.postSeq;
+    // An event from an instance older than 0210 names no post seq: its documents are built again.
+    if (typeof postSeq !== "number") return [];
     const out: { key: string; value: SharedDoc; size: number }[] = [];
     for (const variant of variants.of(postId)) {
       const [form, reactionsText] = variant.split("\u0000") as [AttachmentForm, string];
