@@ -112,7 +112,7 @@ export interface SocialChanged {
   /**
    * The change was one new like of a post (named in `postIds`), by a user (named in `userIds`):
    * kept parts that show the post's likes, or the user's marks, add it in place instead of being
-   * rebuilt (docs/decisions/0198). Parts that cannot are dropped as for any change.
+   * rebuilt (docs/decisions/0198, 0210). Parts that cannot are dropped as for any change.
    */
   readonly like?: PostLikeAdded;
   /** The change was one new top-level comment of a post (named in `postIds`), patched in likewise. */
@@ -123,8 +123,12 @@ export interface SocialChanged {
 /** A like as a post's likes preview shows it (docs/decisions/0198). */
 export interface PostLikeAdded {
   readonly postId: string;
-  /** The post's `seq` (the like's `parent.obsoleteId`). */
-  readonly postSeq: number;
+  /**
+   * The post's `seq` (the like's `parent.obsoleteId`; docs/decisions/0210). Missing from an event
+   * of an instance older than 0210 (the bus carries it across instances): feed documents are then
+   * built again rather than patched.
+   */
+  readonly postSeq?: number;
   readonly id: string;
   /** The like's `seq`: greater than that of every like committed before it. */
   readonly seq: number;

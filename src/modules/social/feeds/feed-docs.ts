@@ -1,4 +1,4 @@
-import { DocVariants, type PartSerializers, rangesOf, withComment, withLike } from "../shared/discussion-patches.js";
+import { DocVariants, type PartSerializers, patchedBy, rangesOf } from "../shared/discussion-patches.js";
 import type { Patcher } from "../shared/read-cache.js";
 import { docSize, type SharedDoc } from "../shared/shared-documents.js";
 import type { AttachmentForm } from "../shared/social.view.js";
@@ -28,8 +28,8 @@ export function feedDocPatcher(variants: FeedDocVariants, serializers: PartSeria
   return (event, keptValue) => {
     const { like, comment } = event;
     if ((like === undefined) === (comment === undefined)) return [];
-    const postId = like?.postId ?? comment!.postId;
-    const postSeq = like?.postSeq ?? comment!.postSeq;
+    const postId = like ? like.postId : comment!.postId;
+    const postSeq = like ? like.postSeq : comment!.postSeq;
     // An event from an instance older than 0210 names no post seq: its documents are built again.
     if (typeof postSeq !== "number") return [];
     const out: { key: string; value: SharedDoc; size: number }[] = [];
@@ -41,9 +41,7 @@ export function feedDocPatcher(variants: FeedDocVariants, serializers: PartSeria
       const ranges = found && rangesOf(found.bytes.toString());
       if (!found || !ranges) continue;
       const shown = { comments: FEED_COMMENTS_PREVIEW, reactions, postSeq };
-      const patched = like
-        ? withLike(found, ranges, like, shown, serializers)
-        : withComment(found, ranges, comment!, shown, serializers);
+      const patched = patchedBy(event, found, ranges, shown, serializers);
       if (patched) out.push({ key, value: patched.doc, size: docSize(patched.doc, key) });
     }
     return out;

@@ -3,10 +3,10 @@ import type { App } from "../../../http/app-type.js";
 import { sendCached, sendFailure, sendParts } from "../../../http/cached-reply.js";
 import { type Deps, withActor } from "../../context.js";
 import { READ_SCOPES } from "../shared/access.js";
-import { partSerializers } from "../shared/discussion-patches.js";
 import { E404 } from "../shared/errors.schemas.js";
 import type { SharedParts } from "../shared/shared-documents.js";
 import {
+  discussionPartSerializers,
   FeedPage,
   FeedPageAlt,
   FeedQuery,
@@ -39,7 +39,7 @@ interface FeedRoute {
 export function registerFeedRoutes(app: App, deps: Deps, parts: SharedParts): void {
   // A like or a plain comment is added to the post's kept feed documents (0210).
   const variants = new FeedDocVariants();
-  parts.cache.patchWith(feedDocPatcher(variants, partSerializers()));
+  parts.cache.patchWith(feedDocPatcher(variants, discussionPartSerializers()));
   feedRoute(app, deps, parts, variants, "/api/v1/feeds/saved", {
     operationId: "getSavedFeed",
     summary: "The caller's saved posts, newest save first",

@@ -1,4 +1,4 @@
-import { type PartSerializers, withComment, withLike } from "../shared/discussion-patches.js";
+import { type PartSerializers, patchedBy } from "../shared/discussion-patches.js";
 import type { Patcher } from "../shared/read-cache.js";
 import { POST_REACTIONS_TAKE } from "./get-post.js";
 import { keyOf, type PostDoc, type PostDocTakes, postDocSize } from "./post-doc.js";
@@ -13,16 +13,14 @@ export function postDocPatcher(takes: PostDocTakes, serializers: PartSerializers
   return (event, keptValue) => {
     const { like, comment } = event;
     if ((like === undefined) === (comment === undefined)) return [];
-    const postId = like?.postId ?? comment!.postId;
+    const postId = like ? like.postId : comment!.postId;
     const out: { key: string; value: PostDoc; size: number }[] = [];
     for (const take of takes.of(postId)) {
       const key = keyOf(postId, take);
       const found = keptValue(key) as PostDoc | undefined;
       if (!found?.ranges) continue;
       const shown = { comments: take, reactions: POST_REACTIONS_TAKE, postSeq: found.seq };
-      const patched = like
-        ? withLike(found.doc, found.ranges, like, shown, serializers)
-        : withComment(found.doc, found.ranges, comment!, shown, serializers);
+      const patched = patchedBy(event, found.doc, found.ranges, shown, serializers);
       if (patched) out.push({ key, value: { ...found, ...patched }, size: postDocSize(patched.doc, postId) });
     }
     return out;

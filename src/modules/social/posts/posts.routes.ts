@@ -5,12 +5,12 @@ import { sendBytes, sendCached, sendFailure } from "../../../http/cached-reply.j
 import { NoContent } from "../../../http/schemas.js";
 import { type Deps, withActor } from "../../context.js";
 import { READ_SCOPES, WRITE_SCOPES } from "../shared/access.js";
-import { partSerializers } from "../shared/discussion-patches.js";
 import { E403, E404 } from "../shared/errors.schemas.js";
 import type { SharedParts } from "../shared/shared-documents.js";
 import {
   CreateDiscussionBody,
   Discussion,
+  discussionPartSerializers,
   ListQuery,
   Post,
   PostAlt,
@@ -69,7 +69,7 @@ export function registerPostRoutes(app: App, deps: Deps, parts: SharedParts): vo
   // A like or a plain comment is added to the post's kept documents rather than their being built
   // again (0198), each part serialized as this route serializes it.
   const takes = new PostDocTakes();
-  cache.patchWith(postDocPatcher(takes, partSerializers()));
+  cache.patchWith(postDocPatcher(takes, discussionPartSerializers()));
 
   const prefix = deps.config.scopePrefix;
   const write = { scopes: WRITE_SCOPES };

@@ -1,9 +1,7 @@
 import type { PostCommentAdded, PostLikeAdded } from "../../../core/events.js";
-import { serializerOf } from "../../../http/serializers.js";
 import type { UserProfile } from "../../identity/user-profiles.js";
 import { byteOffsets, lastValueRange, listAt, type TextRange, valueAt } from "./json-text.js";
 import { type Piece, type SharedDoc, spliced } from "./shared-documents.js";
-import { Discussion, Reactions } from "./social.schemas.js";
 import { type DiscussionView, emotionOf, newCommentItem, type ReactionsView, reactionsPaging } from "./social.view.js";
 
 /*
@@ -18,7 +16,7 @@ import { type DiscussionView, emotionOf, newCommentItem, type ReactionsView, rea
  */
 
 /** A byte range [start, end) of a document. */
-export type Range = TextRange;
+type Range = TextRange;
 
 /** Where a discussion document's parts that writes change are (docs/decisions/0198). */
 export interface DocRanges {
@@ -48,11 +46,7 @@ export interface PartSerializers {
   summary: (view: DiscussionView["summary"]) => string;
 }
 
-/** The parts' serializers, from the schemas every discussion's route serializes with. */
-export function partSerializers(): PartSerializers {
-  const { commentsData, summary } = Discussion.properties;
-  return { reactions: serializerOf(Reactions), comments: serializerOf(commentsData), summary: serializerOf(summary) };
-}
+const NONE: ReadonlySet<unknown> = new Set();
 
 /** Posts whose variants are noted before the notes start afresh. */
 const MAX_NOTED_POSTS = 50_000;
@@ -75,7 +69,7 @@ export class DocVariants<T> {
   }
 
   of(postId: string): ReadonlySet<T> {
-    return this.byPost.get(postId) ?? new Set();
+    return this.byPost.get(postId) ?? (NONE as ReadonlySet<T>);
   }
 }
 
@@ -135,7 +129,7 @@ function withItemFirst(
 }
 
 /** `doc` (laid out as `ranges` say) with the post's new `like` first in its likes preview. */
-export function withLike(
+function withLike(
   doc: SharedDoc,
   ranges: DocRanges,
   like: PostLikeAdded,
@@ -176,7 +170,7 @@ function lastIdOf(text: string, [at]: TextRange): string | undefined {
 }
 
 /** `doc` with the post's new top-level `comment` first in its comments preview, and counted. */
-export function withComment(
+function withComment(
   doc: SharedDoc,
   ranges: DocRanges,
   comment: PostCommentAdded,
@@ -207,6 +201,21 @@ export function withComment(
   const summary = JSON.parse(textOf(withItem.doc, withItem.ranges.summary)) as DiscussionView["summary"];
   const counted = { ...summary, totalCommentsAndReplies: summary.totalCommentsAndReplies + 1 };
   return replaced(withItem.doc, withItem.ranges, "summary", [{ text: s.summary(counted) }], NO_OWNERS);
+}
+
+/**
+ * `doc` patched by the change's like or plain top-level comment (exactly one of them); undefined
+ * when it cannot be (the document is then built again).
+ */
+export function patchedBy(
+  change: { like?: PostLikeAdded; comment?: PostCommentAdded },
+  doc: SharedDoc,
+  ranges: DocRanges,
+  shown: Shown,
+  s: PartSerializers,
+): Patched | undefined {
+  if (change.like) return withLike(doc, ranges, change.like, shown, s);
+  return change.comment && withComment(doc, ranges, change.comment, shown, s);
 }
 
 const textOf = (doc: SharedDoc, [at, end]: Range) => doc.bytes.toString("utf8", at, end);

@@ -246,15 +246,16 @@ export function spliced(
   const slots = doc.slots.filter((s) => s.at < at);
   const cuts: number[] = [];
   const fragments: Buffer[] = [];
+  // A cut follows the bytes that end at it (its `"owner":`): those of (from, to] keep it.
   const keepCuts = (from: number, to: number, shift: number) => {
     for (const [i, c] of doc.cuts.entries()) {
-      if (c >= from && c < to) {
+      if (c > from && c <= to) {
         cuts.push(c + shift);
         fragments.push(doc.fragments[i]!);
       }
     }
   };
-  keepCuts(0, at, 0);
+  keepCuts(-1, at, 0);
   let length = at;
   // Ranges in order, so that the slots and cuts they carry stay in ascending order.
   let next = at;

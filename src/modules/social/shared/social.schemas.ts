@@ -1,5 +1,6 @@
-import { type TProperties, type TSchema, Type } from "typebox";
+import { type Static, type TProperties, type TSchema, Type } from "typebox";
 import { Int32, Int32Id } from "../../../http/schemas.js";
+import { serializerOf } from "../../../http/serializers.js";
 import { UserProfile } from "../../identity/identity.schemas.js";
 import { Market } from "../../market/market.schemas.js";
 
@@ -424,3 +425,22 @@ export const VoteParams = Type.Object({
 export const MarketParams = Type.Object({ marketId: Type.String({ description: "The instrument id" }) });
 export const UserParams = Type.Object({ userId: Type.String({ description: "gcid, user id (uuid) or username" }) });
 export const EntityParams = Type.Object({ entityId: Type.String({ format: "uuid" }) });
+
+/** A discussion's parts that a like or a comment patches in kept documents (docs/decisions/0198). */
+interface DiscussionPartSerializers {
+  reactions: (view: Static<typeof Reactions>) => string;
+  comments: (view: Static<typeof Discussion>["commentsData"]) => string;
+  summary: (view: Static<typeof Discussion>["summary"]) => string;
+}
+let partSerializers: DiscussionPartSerializers | undefined;
+
+/** The serializers of those parts, as every discussion's route serializes them; compiled once. */
+export function discussionPartSerializers(): DiscussionPartSerializers {
+  const { commentsData, summary } = Discussion.properties;
+  partSerializers ??= {
+    reactions: serializerOf(Reactions),
+    comments: serializerOf(commentsData),
+    summary: serializerOf(summary),
+  };
+  return partSerializers;
+}
