@@ -1,6 +1,7 @@
-import { DocVariants, type PartSerializers, patchedBy, rangesOf } from "../shared/discussion-patches.js";
+import { changedPost, DocVariants, patchedBy, rangesOf } from "../shared/discussion-patches.js";
 import type { Patcher } from "../shared/read-cache.js";
 import { docSize, type SharedDoc } from "../shared/shared-documents.js";
+import type { PartSerializers } from "../shared/social.schemas.js";
 import type { AttachmentForm } from "../shared/social.view.js";
 import { FEED_COMMENTS_PREVIEW } from "./read-feed.js";
 
@@ -26,12 +27,10 @@ export class FeedDocVariants extends DocVariants<string> {
 /** Patches a post's kept feed documents, in every variant noted, on its new like or top-level comment. */
 export function feedDocPatcher(variants: FeedDocVariants, serializers: PartSerializers): Patcher {
   return (event, keptValue) => {
-    const { like, comment } = event;
-    if ((like === undefined) === (comment === undefined)) return [];
-    const postId = like ? like.postId : comment!.postId;
-    const postSeq = like ? like.postSeq : comment!.postSeq;
+    const changed = changedPost(event);
     // An event from an instance older than 0210 names no post seq: its documents are built again.
-    if (typeof postSeq !== "number") return [];
+    if (changed?.postSeq === undefined) return [];
+    const { postId, postSeq } = changed;
     const out: { key: string; value: SharedDoc; size: number }[] = [];
     for (const variant of variants.of(postId)) {
       const [form, reactionsText] = variant.split("\u0000") as [AttachmentForm, string];

@@ -1,5 +1,6 @@
-import { type PartSerializers, patchedBy } from "../shared/discussion-patches.js";
+import { changedPost, patchedBy } from "../shared/discussion-patches.js";
 import type { Patcher } from "../shared/read-cache.js";
+import type { PartSerializers } from "../shared/social.schemas.js";
 import { POST_REACTIONS_TAKE } from "./get-post.js";
 import { keyOf, type PostDoc, type PostDocTakes, postDocSize } from "./post-doc.js";
 
@@ -11,9 +12,8 @@ import { keyOf, type PostDoc, type PostDocTakes, postDocSize } from "./post-doc.
 /** Patches a post's kept documents, for every take noted, on its new like or top-level comment. */
 export function postDocPatcher(takes: PostDocTakes, serializers: PartSerializers): Patcher {
   return (event, keptValue) => {
-    const { like, comment } = event;
-    if ((like === undefined) === (comment === undefined)) return [];
-    const postId = like ? like.postId : comment!.postId;
+    const postId = changedPost(event)?.postId;
+    if (postId === undefined) return [];
     const out: { key: string; value: PostDoc; size: number }[] = [];
     for (const take of takes.of(postId)) {
       const key = keyOf(postId, take);

@@ -2,6 +2,7 @@ import type { PostCommentAdded, PostLikeAdded } from "../../../core/events.js";
 import type { UserProfile } from "../../identity/user-profiles.js";
 import { byteOffsets, lastValueRange, listAt, type TextRange, valueAt } from "./json-text.js";
 import { type Piece, type SharedDoc, spliced } from "./shared-documents.js";
+import type { PartSerializers } from "./social.schemas.js";
 import { type DiscussionView, emotionOf, newCommentItem, type ReactionsView, reactionsPaging } from "./social.view.js";
 
 /*
@@ -37,13 +38,6 @@ export function rangesOf(json: string): DocRanges | null {
   const likes = lastValueRange(json, "emotionsData", ',"requesterContext":');
   const summary = lastValueRange(json, "summary", "}");
   return comments && likes && summary ? { comments, likes, summary } : null;
-}
-
-/** The route's serializers of the parts a patch rewrites (the same schemas give the same bytes). */
-export interface PartSerializers {
-  reactions: (view: ReactionsView) => string;
-  comments: (view: DiscussionView["commentsData"]) => string;
-  summary: (view: DiscussionView["summary"]) => string;
 }
 
 const NONE: ReadonlySet<unknown> = new Set();
@@ -201,6 +195,21 @@ function withComment(
   const summary = JSON.parse(textOf(withItem.doc, withItem.ranges.summary)) as DiscussionView["summary"];
   const counted = { ...summary, totalCommentsAndReplies: summary.totalCommentsAndReplies + 1 };
   return replaced(withItem.doc, withItem.ranges, "summary", [{ text: s.summary(counted) }], NO_OWNERS);
+}
+
+/**
+ * The post whose new like or plain top-level comment `change` is, with its `seq` when the event
+ * names it (an event of an instance older than 0210 names no seq for a like); undefined when the
+ * change is not exactly one of them.
+ */
+export function changedPost(change: {
+  like?: PostLikeAdded;
+  comment?: PostCommentAdded;
+}): { postId: string; postSeq: number | undefined } | undefined {
+  const { like, comment } = change;
+  if (like && !comment) return { postId: like.postId, postSeq: like.postSeq };
+  if (comment && !like) return { postId: comment.postId, postSeq: comment.postSeq };
+  return undefined;
 }
 
 /**

@@ -426,16 +426,16 @@ export const MarketParams = Type.Object({ marketId: Type.String({ description: "
 export const UserParams = Type.Object({ userId: Type.String({ description: "gcid, user id (uuid) or username" }) });
 export const EntityParams = Type.Object({ entityId: Type.String({ format: "uuid" }) });
 
-/** A discussion's parts that a like or a comment patches in kept documents (docs/decisions/0198). */
-interface DiscussionPartSerializers {
+/** The serializers of a discussion's parts that a like or a comment patches in kept documents (0198). */
+export interface PartSerializers {
   reactions: (view: Static<typeof Reactions>) => string;
   comments: (view: Static<typeof Discussion>["commentsData"]) => string;
   summary: (view: Static<typeof Discussion>["summary"]) => string;
 }
-let partSerializers: DiscussionPartSerializers | undefined;
+let partSerializers: PartSerializers | undefined;
 
 /** The serializers of those parts, as every discussion's route serializes them; compiled once. */
-export function discussionPartSerializers(): DiscussionPartSerializers {
+export function discussionPartSerializers(): PartSerializers {
   const { commentsData, summary } = Discussion.properties;
   partSerializers ??= {
     reactions: serializerOf(Reactions),
