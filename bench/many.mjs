@@ -107,7 +107,14 @@ if (mix.length !== 3 || mix.some((x) => !(x >= 0)) || mix[0] + mix[1] + mix[2] >
   process.exit(2);
 }
 [writeMix.likes, writeMix.comments, writeMix.posts] = mix;
-const opts = { duration: Number(values.duration), connections: Number(values.connections) };
+// --connections 50,20: every scenario at each load in turn (a p99 target is read at a load that
+// reaches the ratio: decision 0211).
+const loads = values.connections.split(",").map(Number);
+if (loads.some((c) => !Number.isInteger(c) || c < 1)) {
+  console.error(`--connections takes whole numbers from 1, comma-separated, e.g. 50 or 50,20`);
+  process.exit(2);
+}
+const opts = { duration: Number(values.duration), connections: loads[0] };
 const rounds = Number(values.rounds);
 const engines = values.engine.split(",");
 const againstMain = values.against ? join(resolve(values.against), "dist/main.js") : undefined;
@@ -386,24 +393,31 @@ for (const worldName of worlds) {
       const { world, callers } = kept ?? (await seedWorld(engine.database, worldName));
       const seedSeconds = (performance.now() - t0) / 1000;
       log(`ready in ${seedSeconds.toFixed(1)} s`);
-      for (const name of names) {
-        log(`\n# ${name} on ${kind} (${worldName} world): ${SCENARIOS[name].description}`);
-        const r = await runScenario(name, engine, world, callers);
-        const ratio = r.app.rps / r.baseline.rps;
-        const verdict = verdicts(SCENARIOS[name].targets, r.app, ratio);
-        const line = { name, engine: kind, world: worldName, ratio, ...r, verdict };
-        table.push(line);
-        if (r.app.non2xx > 0 || r.app.errors > 0) failed = true;
-        if (r.against && (r.against.non2xx > 0 || r.against.errors > 0)) failed = true;
-        log(
-          `${name} ${kind}: app ${fmt(r.app.rps)} req/s p99 ${fmt(r.app.p99, 1)} ms RSS ${fmt(r.app.peakRssMb, 1)} MB; baseline ${fmt(r.baseline.rps)} req/s; ratio ${fmt(ratio * 100, 1)}%`,
-        );
-        if (r.against) againstLines.push(againstLine(name, kind, worldName, r));
-        writeFileSync(
-          new URL(`./results/${name}-${kind}-${worldName}.json`, import.meta.url),
-          `${JSON.stringify({ at: new Date().toISOString(), options: { ...opts, rounds, world }, seedSeconds, ...line }, null, 2)}\n`,
-        );
-      }
+      for (const name of names)
+        for (const connections of loads) {
+          opts.connections = connections;
+          log(
+            `\n# ${name} on ${kind} (${worldName} world, ${connections} connections): ${SCENARIOS[name].description}`,
+          );
+          const r = await runScenario(name, engine, world, callers);
+          const ratio = r.app.rps / r.baseline.rps;
+          const verdict = verdicts(SCENARIOS[name].targets, r.app, ratio);
+          const line = { name, engine: kind, world: worldName, connections, ratio, ...r, verdict };
+          table.push(line);
+          if (r.app.non2xx > 0 || r.app.errors > 0) failed = true;
+          if (r.against && (r.against.non2xx > 0 || r.against.errors > 0)) failed = true;
+          log(
+            `${name} ${kind}: app ${fmt(r.app.rps)} req/s p99 ${fmt(r.app.p99, 1)} ms RSS ${fmt(r.app.peakRssMb, 1)} MB; baseline ${fmt(r.baseline.rps)} req/s; ratio ${fmt(ratio * 100, 1)}%`,
+          );
+          if (r.against) againstLines.push(againstLine(name, kind, `${worldName}/${connections}`, r));
+          writeFileSync(
+            new URL(
+              `./results/${name}-${kind}-${worldName}${loads.length > 1 ? `-c${connections}` : ""}.json`,
+              import.meta.url,
+            ),
+            `${JSON.stringify({ at: new Date().toISOString(), options: { ...opts, rounds, world }, seedSeconds, ...line }, null, 2)}\n`,
+          );
+        }
     } finally {
       await engine.drop();
     }
@@ -411,14 +425,14 @@ for (const worldName of worlds) {
 }
 
 console.log(
-  `\nmany-caller scenarios, ${opts.connections} connections, ${rounds} rounds of ${opts.duration}s (medians; CPU µs: the server's CPU time per request, steadier than req/s on a shared machine)`,
+  `\nmany-caller scenarios, ${loads.join(" and ")} connections, ${rounds} rounds of ${opts.duration}s (medians; CPU µs: the server's CPU time per request, steadier than req/s on a shared machine)`,
 );
 console.log(
-  `${"scenario".padEnd(20)}${"engine".padEnd(10)}${"world".padEnd(9)}${"app req/s".padStart(10)}${"base req/s".padStart(11)}${"ratio".padStart(8)}${"p99 ms".padStart(8)}${"RSS MB".padStart(8)}${"CPU µs".padStart(8)}${"base µs".padStart(8)}${"failed".padStart(8)}  verdict`,
+  `${"scenario".padEnd(20)}${"engine".padEnd(10)}${"world".padEnd(9)}${"conns".padStart(6)}${"app req/s".padStart(10)}${"base req/s".padStart(11)}${"ratio".padStart(8)}${"p99 ms".padStart(8)}${"RSS MB".padStart(8)}${"CPU µs".padStart(8)}${"base µs".padStart(8)}${"failed".padStart(8)}  verdict`,
 );
 for (const l of table) {
   console.log(
-    `${l.name.padEnd(20)}${l.engine.padEnd(10)}${l.world.padEnd(9)}${fmt(l.app.rps).padStart(10)}${fmt(l.baseline.rps).padStart(11)}${`${fmt(l.ratio * 100, 1)}%`.padStart(8)}${fmt(l.app.p99, 1).padStart(8)}${fmt(l.app.peakRssMb, 0).padStart(8)}${fmt(l.app.cpuUsPerRequest).padStart(8)}${fmt(l.baseline.cpuUsPerRequest).padStart(8)}${String(l.app.non2xx + l.app.errors).padStart(8)}  ${l.verdict}`,
+    `${l.name.padEnd(20)}${l.engine.padEnd(10)}${l.world.padEnd(9)}${String(l.connections).padStart(6)}${fmt(l.app.rps).padStart(10)}${fmt(l.baseline.rps).padStart(11)}${`${fmt(l.ratio * 100, 1)}%`.padStart(8)}${fmt(l.app.p99, 1).padStart(8)}${fmt(l.app.peakRssMb, 0).padStart(8)}${fmt(l.app.cpuUsPerRequest).padStart(8)}${fmt(l.baseline.cpuUsPerRequest).padStart(8)}${String(l.app.non2xx + l.app.errors).padStart(8)}  ${l.verdict}`,
   );
 }
 // Scale (issue 19 item 6): the last world's figures against the first's, within 1.5x. The share
@@ -428,13 +442,15 @@ if (worlds.length > 1) {
   const [first, last] = [worlds[0], worlds.at(-1)];
   console.log(`\nscale: ${last} world against ${first} world (target: within 1.5x)`);
   for (const l of table.filter((x) => x.world === last)) {
-    const b = table.find((x) => x.world === first && x.name === l.name && x.engine === l.engine);
+    const b = table.find(
+      (x) => x.world === first && x.name === l.name && x.engine === l.engine && x.connections === l.connections,
+    );
     if (!b) continue;
     const share = b.ratio / l.ratio;
     const p99 = l.app.p99 / b.app.p99;
     const ok = share <= 1.5 && p99 <= 1.5;
     console.log(
-      `${l.name.padEnd(20)}${l.engine.padEnd(10)} throughput share ${fmt(b.ratio * 100, 1)}% -> ${fmt(l.ratio * 100, 1)}% (${fmt(share, 2)}x lower), p99 ${fmt(b.app.p99, 1)} -> ${fmt(l.app.p99, 1)} ms (${fmt(p99, 2)}x): ${ok ? "MET" : "MISSED"}`,
+      `${l.name.padEnd(20)}${l.engine.padEnd(10)}${String(l.connections).padStart(4)} conns: throughput share ${fmt(b.ratio * 100, 1)}% -> ${fmt(l.ratio * 100, 1)}% (${fmt(share, 2)}x lower), p99 ${fmt(b.app.p99, 1)} -> ${fmt(l.app.p99, 1)} ms (${fmt(p99, 2)}x): ${ok ? "MET" : "MISSED"}`,
     );
   }
 }
