@@ -5,7 +5,7 @@
 // loaded in alternating rounds with a plain node:http server answering the same bytes per URL.
 // usage: npm run build && node bench/many.mjs [scenario ...] [--engine sqlite,postgres]
 //        [--world small|default|large, or a list: small,large also prints the scale comparison]
-//        [--duration S] [--rounds N] [--connections C] [--sequence N] [--warm N] [--reuse DIR]
+//        [--duration S] [--rounds N] [--connections C[,C…]] [--sequence N] [--warm N] [--reuse DIR]
 //        [--profile [--top N]] [--perf [--top N]] [--cache-stats] [--writes L,C,P] [--sql-timing FILE]
 //        [--heap-snapshot FILE] [--against DIR]
 // --warm N: before the rounds the app answers N requests of earlier traffic (the same scenario,
@@ -92,7 +92,7 @@ const { values, positionals } = parseArgs({
 const names = positionals.length ? positionals : Object.keys(SCENARIOS);
 if (values.help || names.some((n) => !SCENARIOS[n])) {
   console.log(
-    `usage: node bench/many.mjs [scenario ...] [--engine sqlite,postgres] [--world small|default|large] [--duration S] [--rounds N] [--connections C] [--sequence N] [--warm N] [--reuse DIR] [--profile [--top N]] [--perf [--top N]] [--cache-stats] [--writes L,C,P] [--sql-timing FILE] [--heap-snapshot FILE] [--against DIR]\nscenarios: ${Object.keys(SCENARIOS).join(", ")}`,
+    `usage: node bench/many.mjs [scenario ...] [--engine sqlite,postgres] [--world small|default|large] [--duration S] [--rounds N] [--connections C[,C…]] [--sequence N] [--warm N] [--reuse DIR] [--profile [--top N]] [--perf [--top N]] [--cache-stats] [--writes L,C,P] [--sql-timing FILE] [--heap-snapshot FILE] [--against DIR]\nscenarios: ${Object.keys(SCENARIOS).join(", ")}`,
   );
   process.exit(values.help ? 0 : 2);
 }
