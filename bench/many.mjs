@@ -110,10 +110,12 @@ if (mix.length !== 3 || mix.some((x) => !(x >= 0)) || mix[0] + mix[1] + mix[2] >
 // --connections 50,20: every scenario at each load in turn (a p99 target is read at a load that
 // reaches the ratio: decision 0211).
 const loads = values.connections.split(",").map(Number);
-if (loads.some((c) => !Number.isInteger(c) || c < 1)) {
-  console.error(`--connections takes whole numbers from 1, comma-separated, e.g. 50 or 50,20`);
+if (loads.some((c) => !Number.isInteger(c) || c < 1) || new Set(loads).size !== loads.length) {
+  console.error(`--connections takes distinct whole numbers from 1, comma-separated, e.g. 50 or 50,20`);
   process.exit(2);
 }
+/** A file named after a run's load when it is not the default one (results, SQL timings, snapshots). */
+const atLoad = (connections) => (connections === 50 ? "" : `-c${connections}`);
 const opts = { duration: Number(values.duration), connections: loads[0] };
 const rounds = Number(values.rounds);
 const engines = values.engine.split(",");
@@ -225,12 +227,15 @@ async function runScenario(name, engine, world, callers) {
     ...engine.env,
     SANDBOX: "off",
     ...(values["cache-stats"] ? STATS_ENV : {}),
-    ...(values["sql-timing"] ? { SQL_TIMING_OUT: resolve(values["sql-timing"]) } : {}),
+    ...(values["sql-timing"] ? { SQL_TIMING_OUT: resolve(`${values["sql-timing"]}${atLoad(opts.connections)}`) } : {}),
     ...s.env,
   };
   const sequence = s.sequence(world, callers, Number(values.sequence));
   const profDir = values.profile && !s.baseline ? mkdtempSync(join(tmpdir(), "sta-many-profile-")) : undefined;
-  const heapFile = values["heap-snapshot"] && !s.baseline ? resolve(`${values["heap-snapshot"]}.${name}`) : undefined;
+  const heapFile =
+    values["heap-snapshot"] && !s.baseline
+      ? resolve(`${values["heap-snapshot"]}.${name}${atLoad(opts.connections)}`)
+      : undefined;
   const perfFile =
     values.perf && !s.baseline ? join(mkdtempSync(join(tmpdir(), "sta-many-perf-")), "perf.data") : undefined;
   const nodeArgs = [
@@ -374,7 +379,7 @@ function verdicts(t, a, ratio) {
 /** The app against the other build (--against) in one scenario: req/s, CPU per request, p99, RSS. */
 function againstLine(name, kind, worldName, r) {
   const [a, o] = [r.app, r.against];
-  return `${name.padEnd(20)}${kind.padEnd(10)}${worldName.padEnd(9)} req/s ${fmt(a.rps)} / ${fmt(o.rps)} (${fmt(a.rps / o.rps, 2)}x), CPU µs ${fmt(a.cpuUsPerRequest)} / ${fmt(o.cpuUsPerRequest)} (${fmt(a.cpuUsPerRequest / o.cpuUsPerRequest, 2)}x), p99 ms ${fmt(a.p99, 1)} / ${fmt(o.p99, 1)}, RSS MB ${fmt(a.peakRssMb)} / ${fmt(o.peakRssMb)}`;
+  return `${name.padEnd(20)}${kind.padEnd(10)}${worldName.padEnd(11)} req/s ${fmt(a.rps)} / ${fmt(o.rps)} (${fmt(a.rps / o.rps, 2)}x), CPU µs ${fmt(a.cpuUsPerRequest)} / ${fmt(o.cpuUsPerRequest)} (${fmt(a.cpuUsPerRequest / o.cpuUsPerRequest, 2)}x), p99 ms ${fmt(a.p99, 1)} / ${fmt(o.p99, 1)}, RSS MB ${fmt(a.peakRssMb)} / ${fmt(o.peakRssMb)}`;
 }
 const againstLines = [];
 
@@ -393,30 +398,37 @@ for (const worldName of worlds) {
       const { world, callers } = kept ?? (await seedWorld(engine.database, worldName));
       const seedSeconds = (performance.now() - t0) / 1000;
       log(`ready in ${seedSeconds.toFixed(1)} s`);
+      let first = true;
       for (const name of names)
         for (const connections of loads) {
           opts.connections = connections;
+          // A world reused from --reuse gives every run (scenario and load) a copy of its own: the
+          // writes of one run (the capture's, the social writes, orders) would grow what the next
+          // one reads. A world seeded here is seeded once, and its runs share it.
+          const store = kept && !first ? seededEarlier(values.reuse, worldName).engine : engine;
+          first = false;
           log(
             `\n# ${name} on ${kind} (${worldName} world, ${connections} connections): ${SCENARIOS[name].description}`,
           );
-          const r = await runScenario(name, engine, world, callers);
-          const ratio = r.app.rps / r.baseline.rps;
-          const verdict = verdicts(SCENARIOS[name].targets, r.app, ratio);
-          const line = { name, engine: kind, world: worldName, connections, ratio, ...r, verdict };
-          table.push(line);
-          if (r.app.non2xx > 0 || r.app.errors > 0) failed = true;
-          if (r.against && (r.against.non2xx > 0 || r.against.errors > 0)) failed = true;
-          log(
-            `${name} ${kind}: app ${fmt(r.app.rps)} req/s p99 ${fmt(r.app.p99, 1)} ms RSS ${fmt(r.app.peakRssMb, 1)} MB; baseline ${fmt(r.baseline.rps)} req/s; ratio ${fmt(ratio * 100, 1)}%`,
-          );
-          if (r.against) againstLines.push(againstLine(name, kind, `${worldName}/${connections}`, r));
-          writeFileSync(
-            new URL(
-              `./results/${name}-${kind}-${worldName}${loads.length > 1 ? `-c${connections}` : ""}.json`,
-              import.meta.url,
-            ),
-            `${JSON.stringify({ at: new Date().toISOString(), options: { ...opts, rounds, world }, seedSeconds, ...line }, null, 2)}\n`,
-          );
+          try {
+            const r = await runScenario(name, store, world, callers);
+            const ratio = r.app.rps / r.baseline.rps;
+            const verdict = verdicts(SCENARIOS[name].targets, r.app, ratio);
+            const line = { name, engine: kind, world: worldName, connections, ratio, ...r, verdict };
+            table.push(line);
+            if (r.app.non2xx > 0 || r.app.errors > 0) failed = true;
+            if (r.against && (r.against.non2xx > 0 || r.against.errors > 0)) failed = true;
+            log(
+              `${name} ${kind}: app ${fmt(r.app.rps)} req/s p99 ${fmt(r.app.p99, 1)} ms RSS ${fmt(r.app.peakRssMb, 1)} MB; baseline ${fmt(r.baseline.rps)} req/s; ratio ${fmt(ratio * 100, 1)}%`,
+            );
+            if (r.against) againstLines.push(againstLine(name, kind, `${worldName}/${connections}`, r));
+            writeFileSync(
+              new URL(`./results/${name}-${kind}-${worldName}${atLoad(connections)}.json`, import.meta.url),
+              `${JSON.stringify({ at: new Date().toISOString(), options: { ...opts, rounds, world }, seedSeconds, ...line }, null, 2)}\n`,
+            );
+          } finally {
+            if (store !== engine) await store.drop();
+          }
         }
     } finally {
       await engine.drop();
@@ -425,7 +437,7 @@ for (const worldName of worlds) {
 }
 
 console.log(
-  `\nmany-caller scenarios, ${loads.join(" and ")} connections, ${rounds} rounds of ${opts.duration}s (medians; CPU µs: the server's CPU time per request, steadier than req/s on a shared machine)`,
+  `\nmany-caller scenarios, ${loads.join(", ")} connections, ${rounds} rounds of ${opts.duration}s (medians; CPU µs: the server's CPU time per request, steadier than req/s on a shared machine)`,
 );
 console.log(
   `${"scenario".padEnd(20)}${"engine".padEnd(10)}${"world".padEnd(9)}${"conns".padStart(6)}${"app req/s".padStart(10)}${"base req/s".padStart(11)}${"ratio".padStart(8)}${"p99 ms".padStart(8)}${"RSS MB".padStart(8)}${"CPU µs".padStart(8)}${"base µs".padStart(8)}${"failed".padStart(8)}  verdict`,
