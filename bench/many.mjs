@@ -66,6 +66,8 @@ import { WORLDS } from "./world/sizes.mjs";
 
 /** A reused world keeps what the server stored sealed; any fixed key opens it again. */
 const SECRETS_KEY_FOR_REUSE = Buffer.alloc(32, 19).toString("base64");
+/** Connections loading each target unless `--connections` says otherwise. */
+const DEFAULT_CONNECTIONS = 50;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -74,7 +76,7 @@ const { values, positionals } = parseArgs({
     world: { type: "string", default: "default" },
     duration: { type: "string", default: "8" },
     rounds: { type: "string", default: "3" },
-    connections: { type: "string", default: "50" },
+    connections: { type: "string", default: String(DEFAULT_CONNECTIONS) },
     sequence: { type: "string", default: "5000" },
     warm: { type: "string", default: "20000" },
     reuse: { type: "string" },
@@ -115,8 +117,8 @@ if (loads.some((c) => !Number.isInteger(c) || c < 1) || new Set(loads).size !== 
   process.exit(2);
 }
 /** A file named after a run's load when it is not the default one (results, SQL timings, snapshots). */
-const atLoad = (connections) => (connections === 50 ? "" : `-c${connections}`);
-const opts = { duration: Number(values.duration), connections: loads[0] };
+const atLoad = (connections) => (connections === DEFAULT_CONNECTIONS ? "" : `-c${connections}`);
+const duration = Number(values.duration);
 const rounds = Number(values.rounds);
 const engines = values.engine.split(",");
 const againstMain = values.against ? join(resolve(values.against), "dist/main.js") : undefined;
@@ -219,7 +221,8 @@ const summary = (rs) => ({
   cpuUsPerRequest: median(rs.map((r) => r.cpuUsPerRequest)),
 });
 
-async function runScenario(name, engine, world, callers) {
+/** One scenario at `opts.connections` for `opts.duration` s per round. */
+async function runScenario(name, engine, world, callers, opts) {
   const s = SCENARIOS[name];
   // The sandbox (on by default outside production) snapshots the whole store into memory at each
   // start (decision 0152): a development aid production runs without, off here.
@@ -359,12 +362,16 @@ async function cacheStats(baseUrl) {
  * later runs, and the later side of a before/after, read more rows.
  */
 function seededEarlier(dir, worldName) {
-  const seeded = join(dir, `${worldName}.db`);
   const callersFile = join(dir, `${worldName}.callers.json`);
-  if (!existsSync(seeded) || !existsSync(callersFile)) return undefined;
-  const { file: database, drop } = copyOfStore(seeded, "sta-many-world-");
-  const engine = { kind: "sqlite", database, env: { SECRETS_KEY: SECRETS_KEY_FOR_REUSE }, drop };
-  return { engine, world: WORLDS[worldName], callers: JSON.parse(readFileSync(callersFile, "utf8")) };
+  if (!existsSync(join(dir, `${worldName}.db`)) || !existsSync(callersFile)) return undefined;
+  const callers = JSON.parse(readFileSync(callersFile, "utf8"));
+  return { engine: seededCopy(dir, worldName), world: WORLDS[worldName], callers };
+}
+
+/** Another copy of a world seeded earlier (`seededEarlier` found it), as an engine of its own. */
+function seededCopy(dir, worldName) {
+  const { file: database, drop } = copyOfStore(join(dir, `${worldName}.db`), "sta-many-world-");
+  return { kind: "sqlite", database, env: { SECRETS_KEY: SECRETS_KEY_FOR_REUSE }, drop };
 }
 
 function verdicts(t, a, ratio) {
@@ -401,17 +408,17 @@ for (const worldName of worlds) {
       let first = true;
       for (const name of names)
         for (const connections of loads) {
-          opts.connections = connections;
           // A world reused from --reuse gives every run (scenario and load) a copy of its own: the
           // writes of one run (the capture's, the social writes, orders) would grow what the next
           // one reads. A world seeded here is seeded once, and its runs share it.
-          const store = kept && !first ? seededEarlier(values.reuse, worldName).engine : engine;
+          const store = kept && !first ? seededCopy(values.reuse, worldName) : engine;
           first = false;
           log(
             `\n# ${name} on ${kind} (${worldName} world, ${connections} connections): ${SCENARIOS[name].description}`,
           );
           try {
-            const r = await runScenario(name, store, world, callers);
+            const opts = { duration, connections };
+            const r = await runScenario(name, store, world, callers, opts);
             const ratio = r.app.rps / r.baseline.rps;
             const verdict = verdicts(SCENARIOS[name].targets, r.app, ratio);
             const line = { name, engine: kind, world: worldName, connections, ratio, ...r, verdict };
@@ -437,7 +444,7 @@ for (const worldName of worlds) {
 }
 
 console.log(
-  `\nmany-caller scenarios, ${loads.join(", ")} connections, ${rounds} rounds of ${opts.duration}s (medians; CPU µs: the server's CPU time per request, steadier than req/s on a shared machine)`,
+  `\nmany-caller scenarios, ${loads.join(", ")} connections, ${rounds} rounds of ${duration}s (medians; CPU µs: the server's CPU time per request, steadier than req/s on a shared machine)`,
 );
 console.log(
   `${"scenario".padEnd(20)}${"engine".padEnd(10)}${"world".padEnd(9)}${"conns".padStart(6)}${"app req/s".padStart(10)}${"base req/s".padStart(11)}${"ratio".padStart(8)}${"p99 ms".padStart(8)}${"RSS MB".padStart(8)}${"CPU µs".padStart(8)}${"base µs".padStart(8)}${"failed".padStart(8)}  verdict`,
