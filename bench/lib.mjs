@@ -1,7 +1,18 @@
 // Shared pieces of the benchmark harness: start the real server and the baseline as child
 // processes, drive them with autocannon, sample the server's resident memory.
 import { spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  fsyncSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -287,10 +298,22 @@ export function profileSummary(dir, top) {
  * A copy of the SQLite store `seeded` (with its -wal and -shm when present) in a fresh temp folder
  * named after `prefix`, so a run never changes the seeded one; `drop()` removes the copy.
  */
+function syncFile(file) {
+  const fd = openSync(file, "r+");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export function copyOfStore(seeded, prefix, name = basename(seeded)) {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const file = join(dir, name);
   copyFileSync(seeded, file);
   for (const suffix of ["-wal", "-shm"]) if (existsSync(seeded + suffix)) copyFileSync(seeded + suffix, file + suffix);
+  // Written out now, before the server starts: a 5 GB copy's write-back otherwise ran for minutes
+  // beside the measured rounds (decision 0212).
+  for (const suffix of ["", "-wal"]) if (existsSync(file + suffix)) syncFile(file + suffix);
   return { file, drop: () => rmSync(dir, { recursive: true, force: true }) };
 }

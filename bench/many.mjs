@@ -18,8 +18,9 @@
 // the JavaScript named (bench/perf-record.mjs): the kernel's share, writev's, and the top symbols.
 // --writes L,C,P: the shares of the social scenarios' requests that like, comment and post
 // (default 0.02,0.02,0.01); e.g. 0,0,0 for reads alone, to price each kind of write (0197, 0198).
-// --cache-stats: the app runs with METRICS=on and the read cache's hits, misses, entries and bytes
-// are printed after the rounds (the recorder adds a little CPU per request: compare like with like).
+// --cache-stats: the app runs with METRICS=on; the read cache's misses are printed after each of the
+// app's rounds, and its hits, misses, entries and bytes after the rounds (the recorder adds a little
+// CPU per request: compare like with like).
 // --sql-timing FILE: the app's SQLite statements are timed (bench/sql-timing.mjs) and written to
 // FILE when it stops: calls, total and mean microseconds per SQL text, slowest first (one
 // scenario per run: each scenario's app overwrites FILE). It adds a few microseconds a statement.
@@ -291,6 +292,21 @@ async function runScenario(name, engine, world, callers, opts) {
       }
     }
     log("warming up…");
+    if (!plain) {
+      // Every distinct request of the measured traffic answered once, then 2 s of it: on the large
+      // world a first pass takes longer than 2 s (each request a build), and its builds landed in
+      // round 1 as misses the rounds after it no longer have (docs/decisions/0212).
+      for (const server of [app, against]) {
+        if (!server) continue;
+        const r = await autocannon({
+          url: server.baseUrl,
+          connections: opts.connections,
+          amount: sequence.length,
+          requests: [{ setupRequest: cursor(sequence, callers) }],
+        });
+        log(`  one pass: ${r.requests.total} answered at ${Math.round(r.requests.average)} req/s, ${r.non2xx} not 2xx`);
+      }
+    }
     const warm = { ...opts, duration: 2 };
     for (const server of [app, baseline, against]) {
       if (server) await load(server.baseUrl, sequence, callers, { ...warm, pid: server.pid });
@@ -307,7 +323,10 @@ async function runScenario(name, engine, world, callers, opts) {
         if (who === "baseline" && plain) runs.baseline.push(await plainInserts(runs.app.at(-1)?.ok ?? 10_000));
         else {
           const target = { app, baseline, against }[who];
+          const before =
+            values["cache-stats"] && who === "app" && !plain ? await cacheCounters(app.baseUrl) : undefined;
           runs[who].push(await load(target.baseUrl, sequence, callers, { ...opts, pid: target.pid }));
+          if (before) log(roundMisses(before, await cacheCounters(app.baseUrl)));
         }
       }
     }
@@ -342,10 +361,26 @@ async function runScenario(name, engine, world, callers, opts) {
 
 const STATS_ENV = { METRICS: "on", METRICS_TOKEN: "bench-cache-stats-token" };
 
+const metricsText = async (baseUrl) =>
+  (await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${STATS_ENV.METRICS_TOKEN}` } })).text();
+
+/** The read cache's hit and miss counters, read before and after each of the app's rounds. */
+async function cacheCounters(baseUrl) {
+  const text = await metricsText(baseUrl);
+  const counter = (name) => Number(text.match(new RegExp(`^\\w*read_cache_${name} (\\S+)$`, "m"))?.[1] ?? Number.NaN);
+  return { hits: counter("hits_total"), misses: counter("misses_total") };
+}
+
+/** A round's own misses: the builds its requests waited for, not the warm-up's. */
+function roundMisses(before, after) {
+  const misses = after.misses - before.misses;
+  const lookups = misses + after.hits - before.hits;
+  return `  read cache this round: ${misses} misses of ${lookups} lookups (${fmt((100 * misses) / lookups, 1)}%)`;
+}
+
 /** The read cache's figures from the app's /metrics (hits, misses, entries, bytes), and its memory in MB. */
 async function cacheStats(baseUrl) {
-  const res = await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${STATS_ENV.METRICS_TOKEN}` } });
-  const text = await res.text();
+  const text = await metricsText(baseUrl);
   const lines = text.split("\n").filter((l) => /^\w*read_cache_\w+ /.test(l));
   const mb = (name) => {
     const line = text.split("\n").find((l) => l.startsWith(`sta_${name} `));
