@@ -88,7 +88,7 @@ export type RedisComponent = "bus" | "lease" | "ratelimit";
 
 /** What the metrics read from a social read cache at scrape time. */
 export interface ReadCacheStats {
-  stats(): { entries: number; bytes: number; hits: number; misses: number };
+  stats(): { entries: number; bytes: number; hits: number; misses: number; renewals: number };
 }
 
 /** The database pool's state (PostgreSQL); SQLite has no pool. */
@@ -171,14 +171,14 @@ export class Metrics {
       registers,
     });
     const caches = this.readCaches;
-    const sum = (key: "entries" | "bytes" | "hits" | "misses") => {
+    const sum = (key: "entries" | "bytes" | "hits" | "misses" | "renewals") => {
       let total = 0;
       for (const cache of caches) total += cache.stats()[key];
       return total;
     };
     // Hits and misses are counted by the caches themselves (plain numbers, nothing on the hit
     // path); the counters take their sum at scrape time.
-    const cacheCounter = (key: "hits" | "misses", help: string) =>
+    const cacheCounter = (key: "hits" | "misses" | "renewals", help: string) =>
       new Counter({
         name: `${p}read_cache_${key}_total`,
         help,
@@ -190,6 +190,10 @@ export class Metrics {
       });
     cacheCounter("hits", "Social reads answered from the read cache");
     cacheCounter("misses", "Social reads computed because the read cache had no current answer");
+    cacheCounter(
+      "renewals",
+      "Kept social documents served past their maximum age because no other connection wrote since they were built",
+    );
     this.gauge("read_cache_bytes", "Bytes of answers held by the social read cache", () => sum("bytes"));
     this.gauge("read_cache_entries", "Answers held by the social read cache", () => sum("entries"));
     if (enabled) collectDefaultMetrics({ register: this.registry, prefix: p });

@@ -14,9 +14,13 @@ const answer =
   (text: string, deps: string[]): (() => Promise<Computed>) =>
   async () => ({ body: body(text), deps });
 
-function cacheAt(settings: Partial<{ maxBytes: number; maxAgeMs: number }> = {}) {
+/** A cache on a clock of its own; `external`: the store's count of other connections' commits. */
+function cacheAt(
+  settings: Partial<{ maxBytes: number; maxAgeMs: number }> = {},
+  external: () => number | undefined = () => undefined,
+) {
   let now = 0;
-  const cache = new SocialReadCache({ maxBytes: 1024, maxAgeMs: 60_000, ...settings }, () => now);
+  const cache = new SocialReadCache({ maxBytes: 1024, maxAgeMs: 60_000, ...settings }, () => now, external);
   return { cache, advance: (ms: number) => (now += ms) };
 }
 
@@ -84,6 +88,92 @@ describe("the social read cache", () => {
     expect(cache.peek("k")?.toString()).toBe("v");
     advance(1);
     expect(cache.peek("k")).toBeUndefined();
+  });
+
+  it("renews a document at its maximum age while no other connection committed since its build", () => {
+    let version = 5;
+    const { cache, advance } = cacheAt({ maxAgeMs: 1000 }, () => version);
+    cache.keep("doc", "doc", 3, [postKey("p1")], cache.startBuild(), true);
+    cache.keep("answer", "answer", 6, [], cache.current);
+    advance(1001);
+    expect(cache.peekValue("doc"), "renewed: nothing but this instance wrote").toBe("doc");
+    expect(cache.peekValue("answer"), "not renewable: aged out as before").toBeUndefined();
+    expect(cache.stats().renewals).toBe(1);
+    advance(600);
+    version = 6;
+    expect(cache.peekValue("doc"), "within its renewed age").toBe("doc");
+    advance(401);
+    expect(cache.peekValue("doc"), "another connection wrote: aged out").toBeUndefined();
+    cache.changed({ postIds: ["p1"], userIds: [], listings: false });
+    cache.keep("doc", "doc 2", 5, [postKey("p1")], cache.startBuild(), true);
+    advance(1001);
+    expect(cache.peekValue("doc"), "built after that write: renewed").toBe("doc 2");
+  });
+
+  it("never renews a document whose build started before another connection's commit, patched or not", () => {
+    let version = 1;
+    const { cache, advance } = cacheAt({ maxAgeMs: 1000 }, () => version);
+    const like = { postId: "p1", postSeq: 1, id: "l1", seq: 7, userId: "u1", createdAt: "", owner: {} };
+    cache.patchWith((event, kept) => (event.like ? [{ key: "patched", value: `${kept("patched")}+`, size: 3 }] : []));
+    const since = cache.startBuild();
+    version = 2;
+    cache.keep("doc", "doc", 3, [], since, true);
+    cache.keep("patched", "p", 1, [postKey("p1")], since, true);
+    cache.startBuild();
+    cache.changed({ postIds: ["p1"], userIds: ["u1"], listings: false, like });
+    expect(cache.peekValue("patched")).toBe("p+");
+    advance(1001);
+    expect(cache.peekValue("doc")).toBeUndefined();
+    expect(cache.peekValue("patched"), "a patch does not make its build newer").toBeUndefined();
+    expect(cache.stats().renewals).toBe(0);
+  });
+
+  it("renews nothing where other connections' commits are not counted (PostgreSQL)", () => {
+    const { cache, advance } = cacheAt({ maxAgeMs: 1000 });
+    cache.keep("doc", "doc", 3, [], cache.startBuild(), true);
+    advance(1001);
+    expect(cache.peekValue("doc")).toBeUndefined();
+  });
+
+  it("never serves a document more than the maximum age after another connection's commit", () => {
+    type Step = { build: true } | { commit: true } | { advance: number } | { change: true };
+    const step = fc.oneof(
+      fc.constant<Step>({ build: true }),
+      fc.constant<Step>({ commit: true }),
+      fc.constant<Step>({ change: true }),
+      fc.integer({ min: 1, max: 1200 }).map<Step>((ms) => ({ advance: ms })),
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 40 }), (steps) => {
+        let version = 0;
+        let now = 0;
+        const cache = new SocialReadCache(
+          { maxBytes: 1024, maxAgeMs: 1000 },
+          () => now,
+          () => version,
+        );
+        // The model: when the kept document's build started, and the commits made since.
+        let builtAt: number | undefined;
+        const commits: number[] = [];
+        for (const s of steps) {
+          if ("build" in s) {
+            cache.keep("doc", "doc", 3, [postKey("p1")], cache.startBuild(), true);
+            builtAt = now;
+            commits.length = 0;
+          } else if ("commit" in s) {
+            version++;
+            commits.push(now);
+          } else if ("change" in s) {
+            cache.changed({ postIds: ["p1"], userIds: [], listings: false });
+            builtAt = undefined;
+          } else now += s.advance;
+          const served = cache.peekValue("doc") !== undefined;
+          if (builtAt === undefined) expect(served).toBe(false);
+          else if (served) for (const at of commits) expect(now - at).toBeLessThanOrEqual(1000);
+        }
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   it("keeps within its byte budget, dropping the oldest answers first", async () => {

@@ -14,7 +14,10 @@ import { registerTradePostRoutes } from "./trade-posts/trade-posts.routes.js";
 /** Posts, polls, comments, reactions, the social graph and every feed: one routes file per sub-area. */
 export function registerSocialRoutes(app: App, deps: Deps): void {
   // One post and feed pages are answered from this instance's cache while nothing they show changed.
-  const cache = SocialReadCache.listening(deps.bus, deps.config.readCache, deps.metrics);
+  // On SQLite its documents outlive READ_CACHE_MAX_AGE_MS while no other connection writes (0212).
+  const cache = SocialReadCache.listening(deps.bus, deps.config.readCache, deps.metrics, () =>
+    deps.db.externalVersion(),
+  );
   // Posts' caller-independent documents and feeds' listings, shared by every caller (0169).
   const parts = new SharedParts(cache);
   // A like is added to the liker's kept marks rather than their being loaded again (0198).

@@ -134,7 +134,7 @@ async function docsOf(
       const doc = sharedDocOf(json.slice(OPEN.length, end), owners, { cutProfiles: true });
       if (!doc) continue;
       const key = keyOf(row.id);
-      built.set(key, { value: doc, size: docSize(doc, key), deps: dependenciesOf([row], null) });
+      built.set(key, { value: doc, size: docSize(doc, key), deps: dependenciesOf([row], null), renewable: true });
       variants.noteBuilt(row.id, frame.form, reactionsTake);
     }
     return built;

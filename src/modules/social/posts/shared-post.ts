@@ -20,7 +20,7 @@ async function buildPostDoc(
   postId: string,
   take: number,
   serialize: (view: DiscussionView) => string,
-): Promise<{ value: PostDoc; size: number; deps: string[] } | undefined> {
+): Promise<{ value: PostDoc; size: number; deps: string[]; renewable: boolean } | undefined> {
   const found = await socialRepository(ctx.db.kysely).findPostFor(postId, null);
   if (!found) return undefined;
   const { visible, ...post } = found;
@@ -44,7 +44,7 @@ async function buildPostDoc(
     seq: post.seq,
     ranges: rangesOf(json),
   };
-  return { value, size: postDocSize(doc, postId), deps: dependenciesOf([post], null) };
+  return { value, size: postDocSize(doc, postId), deps: dependenciesOf([post], null), renewable: true };
 }
 
 /**

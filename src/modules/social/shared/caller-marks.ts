@@ -45,7 +45,7 @@ export async function callerMarks(
   const key = keyOf(me);
   const [kept] = await parts.get<CallerMarks>([key], async () => {
     const whole = await loadWholeCallerMarks(db, me, MAX_KEPT_MARKS);
-    return new Map(whole ? [[key, { value: whole, size: sizeOf(whole), deps: [userKey(me)] }]] : []);
+    return new Map(whole ? [[key, { value: whole, size: sizeOf(whole), deps: [userKey(me)], renewable: true }]] : []);
   });
   if (kept) return kept;
   const { likedIds, optionIds } = marked();

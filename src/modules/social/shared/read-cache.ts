@@ -38,6 +38,11 @@ interface Entry {
   generation: number;
   deps: readonly DependencyKey[];
   bornAt: number;
+  /**
+   * The generation its build started at (kept through patches) when it may be renewed at its
+   * maximum age (`renewed`); null when it may not.
+   */
+  builtAt: number | null;
   /** Read since it was stored or last given a second chance (see `store`). */
   used: boolean;
 }
@@ -77,11 +82,21 @@ export class SocialReadCache {
   private bytes = 0;
   private hits = 0;
   private misses = 0;
+  private renewals = 0;
   private readonly patchers: Patcher[] = [];
+  /** The store's count of commits made by other connections, as last read (`noteExternal`). */
+  private lastExternal: number | undefined;
+  /** The generation at which such a commit was last noticed. */
+  private externalAt = 0;
 
   constructor(
     private readonly settings: ReadCacheSettings,
     private readonly now: () => number = () => performance.now(),
+    /**
+     * The store's count of commits made by other connections than this process's writer
+     * (SQLite's data_version, `Db.externalVersion`); undefined where it is not known (PostgreSQL).
+     */
+    private readonly external: () => number | undefined = () => undefined,
   ) {}
 
   /**
@@ -92,8 +107,9 @@ export class SocialReadCache {
     bus: EventBus,
     settings: ReadCacheSettings,
     metrics: Pick<Metrics, "addReadCache">,
+    external?: () => number | undefined,
   ): SocialReadCache {
-    const cache = new SocialReadCache(settings);
+    const cache = new SocialReadCache(settings, undefined, external);
     bus.subscribeEverywhere("SocialChanged", (event) => cache.changed(event));
     metrics.addReadCache(cache);
     return cache;
@@ -131,6 +147,15 @@ export class SocialReadCache {
     return this.generation;
   }
 
+  /**
+   * `current` for a build whose parts may be renewed (`keep`'s `renewable`): a commit made by
+   * another connection is noticed first, so that parts built from before it are never renewed.
+   */
+  startBuild(): number {
+    this.noteExternal();
+    return this.generation;
+  }
+
   /** A shared part (a document, a listing) kept under `key` while current; undefined otherwise. */
   peekValue<T>(key: string): T | undefined {
     const entry = this.entries.get(key);
@@ -151,11 +176,21 @@ export class SocialReadCache {
 
   /**
    * Keeps `value` (charged `size` bytes) computed from the state at `since` (`current` before it
-   * started), unless one of `deps` changed meanwhile or it alone exceeds the budget.
+   * started), unless one of `deps` changed meanwhile or it alone exceeds the budget. A `renewable`
+   * value is made of the store's rows alone (not of the time, not of another cache) and `since`
+   * came from `startBuild`: at its maximum age it may be renewed rather than built again.
    */
-  keep(key: string, value: unknown, size: number, deps: readonly DependencyKey[], since: number): void {
+  keep(
+    key: string,
+    value: unknown,
+    size: number,
+    deps: readonly DependencyKey[],
+    since: number,
+    renewable = false,
+  ): void {
     if (!this.enabled) return;
-    const fresh: Entry = { value, size, generation: since, deps, bornAt: this.now(), used: false };
+    const builtAt = renewable ? since : null;
+    const fresh: Entry = { value, size, generation: since, deps, bornAt: this.now(), builtAt, used: false };
     if (this.isCurrent(fresh) && size <= this.settings.maxBytes) this.store(key, fresh);
   }
 
@@ -190,14 +225,21 @@ export class SocialReadCache {
       // Storing an earlier patch may have evicted this part to stay within the budget.
       const old = this.entries.get(key);
       if (!old) continue;
-      const fresh: Entry = { value, size, generation: g, deps: old.deps, bornAt: old.bornAt, used: old.used };
+      const { deps, bornAt, builtAt, used } = old;
+      const fresh: Entry = { value, size, generation: g, deps, bornAt, builtAt, used };
       if (size <= this.settings.maxBytes) this.store(key, fresh);
       else this.drop(key, old);
     }
   }
 
-  stats(): { entries: number; bytes: number; hits: number; misses: number } {
-    return { entries: this.entries.size, bytes: this.bytes, hits: this.hits, misses: this.misses };
+  stats(): { entries: number; bytes: number; hits: number; misses: number; renewals: number } {
+    return {
+      entries: this.entries.size,
+      bytes: this.bytes,
+      hits: this.hits,
+      misses: this.misses,
+      renewals: this.renewals,
+    };
   }
 
   /**
@@ -219,8 +261,35 @@ export class SocialReadCache {
   }
 
   private isCurrent(entry: Entry): boolean {
-    if (entry.generation < this.floor || this.now() - entry.bornAt > this.settings.maxAgeMs) return false;
+    if (entry.generation < this.floor) return false;
     for (const dep of entry.deps) if ((this.changedAt.get(dep) ?? 0) > entry.generation) return false;
+    return this.now() - entry.bornAt <= this.settings.maxAgeMs || this.renewed(entry);
+  }
+
+  /**
+   * READ_CACHE_MAX_AGE_MS is the backstop for a change this instance did not hear of: one made by
+   * another process (another instance, a CLI command beside the server) or another connection. On
+   * SQLite every such change is a commit of another connection, which data_version counts. So a
+   * renewable entry none of whose parts changed, built after the last such commit noticed, with
+   * none since, is as current as a new build would be: its age starts again (docs/decisions/0212).
+   * Without this, every kept document was built again once a minute, all those of a warm-up in the
+   * same few seconds.
+   */
+  private renewed(entry: Entry): boolean {
+    if (entry.builtAt === null || !this.noteExternal() || entry.builtAt < this.externalAt) return false;
+    entry.bornAt = this.now();
+    this.renewals++;
+    return true;
+  }
+
+  /** Notes a commit of another connection (a new generation); false where they are not counted. */
+  private noteExternal(): boolean {
+    const version = this.external();
+    if (version === undefined) return false;
+    if (version !== this.lastExternal) {
+      this.lastExternal = version;
+      this.externalAt = ++this.generation;
+    }
     return true;
   }
 

@@ -348,8 +348,11 @@ export function sharedBytes(doc: SharedDoc): Buffer {
   return Buffer.concat(parts);
 }
 
-/** Built documents: each with what it was made of. */
-export type Built<T> = Map<string, { value: T; size: number; deps: readonly DependencyKey[] }>;
+/**
+ * Built documents: each with what it was made of, and whether it is made of the store's rows alone
+ * (`renewable`: see `SocialReadCache.keep`).
+ */
+export type Built<T> = Map<string, { value: T; size: number; deps: readonly DependencyKey[]; renewable?: boolean }>;
 
 /**
  * Shared parts (documents, listings) in the read cache, each computed once however many callers
@@ -388,15 +391,16 @@ export class SharedParts {
     }
     if (missing.length > 0) {
       this.cache.missed();
+      const started = this.cache.startBuild();
       const batch = build(missing).then((built) => {
-        for (const [key, b] of built) this.cache.keep(key, b.value, b.size, b.deps, since);
+        for (const [key, b] of built) this.cache.keep(key, b.value, b.size, b.deps, started, b.renewable);
         return built;
       });
       for (const key of missing) {
         const done = batch.then((built) => built.get(key)?.value);
         // A failed build fails its own request (below); others asking later build again.
         done.catch(() => {});
-        this.running.set(key, { since, done });
+        this.running.set(key, { since: started, done });
         done
           .finally(() => {
             if (this.running.get(key)?.done === done) this.running.delete(key);
