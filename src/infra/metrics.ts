@@ -192,7 +192,7 @@ export class Metrics {
     cacheCounter("misses", "Social reads computed because the read cache had no current answer");
     cacheCounter(
       "renewals",
-      "Kept social documents served past their maximum age because no other connection wrote since they were built",
+      "Kept social documents and marks whose maximum age was renewed rather than built again: no other connection committed since their build started",
     );
     this.gauge("read_cache_bytes", "Bytes of answers held by the social read cache", () => sum("bytes"));
     this.gauge("read_cache_entries", "Answers held by the social read cache", () => sum("entries"));

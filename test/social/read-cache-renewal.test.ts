@@ -75,6 +75,28 @@ describe("the read cache's maximum age on a SQLite file", () => {
     expect(await counter("renewals")).toBeGreaterThanOrEqual(renewals + 3);
   });
 
+  it("renews a feed's documents too, and shows another connection's write within the maximum age", async () => {
+    const post = (
+      await call("POST", "/api/v1/posts", { message: "In a feed", tags: { tags: [{ id: "1001" }] } })
+    ).json();
+    const feed = "/api/v1/feeds/markets/1001?take=5";
+    const text = async () => (await call("GET", feed)).json().discussions[0].post.message.text;
+    expect(await text()).toBe("In a feed");
+    const renewals = await counter("renewals");
+    await sleep(MAX_AGE_MS + 50);
+    expect(await text()).toBe("In a feed");
+    expect(await counter("renewals"), "the page's document renewed").toBeGreaterThan(renewals);
+    const other = new SqliteDatabase(join(dir, "renewal.db"));
+    try {
+      other.pragma("busy_timeout = 5000");
+      other.prepare("update posts set text = ? where id = ?").run("Edited beside the server", post.id);
+    } finally {
+      other.close();
+    }
+    await sleep(MAX_AGE_MS + 50);
+    expect(await text()).toBe("Edited beside the server");
+  });
+
   it("builds it again within the maximum age once another connection wrote to the file", async () => {
     const post = (await call("POST", "/api/v1/posts", { message: "Before the other writer" })).json();
     const url = `/api/v1/posts/${post.id}`;

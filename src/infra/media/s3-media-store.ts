@@ -1,4 +1,5 @@
 import { createHash, createHmac, randomBytes } from "node:crypto";
+import { once } from "node:events";
 import { createReadStream, createWriteStream, mkdirSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { request as httpRequest, type IncomingMessage } from "node:http";
@@ -145,14 +146,18 @@ export class S3MediaStore implements MediaStore {
       }
     };
     mkdirSync(this.spoolDir, { recursive: true });
+    const spool = createWriteStream(file);
     try {
-      await pipeline(body, counted, createWriteStream(file));
+      await pipeline(body, counted, spool);
       const sha256 = hash.digest("hex");
       const response = await this.send("PUT", key, { file, size, sha256 });
       if (response.statusCode !== 200) throw await this.failure(response, `PUT ${key}`);
       response.resume();
       return { size, sha256 };
     } finally {
+      // A body that fails at once can fail before the spool file is even open: it is made (and
+      // closed) after, so it is removed only once closed, or it was left behind.
+      if (!spool.closed) await once(spool, "close").catch(() => {});
       await rm(file, { force: true });
     }
   }

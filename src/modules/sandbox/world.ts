@@ -79,19 +79,23 @@ export async function resetWorld(
     await worldStore(ctx.db).replace(rows ?? {}, (step, n) =>
       note(step === "emptied" ? "emptied" : `restored ${step}`, n),
     );
-    if (!rows) await seed(ctx, (step) => note(`seeded ${step}`, 0));
+    let kept: Set<string>;
+    try {
+      if (!rows) await seed(ctx, (step) => note(`seeded ${step}`, 0));
+      kept = new Set((await repo.keyPairs()).map((k) => k.id));
+    } catch (error) {
+      // The store was replaced even so: no kept social answer or poll answer may outlive it.
+      await ctx.bus.publish(everythingChanged(ctx.clock.now().toISOString())).catch(() => {});
+      throw error;
+    }
     sandbox.clock.reset();
-    // Key pairs the reset removed stop working at once in every instance (their verified cache).
-    const kept = new Set((await repo.keyPairs()).map((k) => k.id));
     const at = ctx.clock.now().toISOString();
-    // The notifications are the restored ones: every instance forgets its kept poll answers.
+    // Key pairs the reset removed stop working at once in every instance (their verified cache).
     await ctx.bus.publish([
       ...keysBefore
         .filter((k) => !kept.has(k.id))
         .map((k) => ({ type: "KeyPairRevoked" as const, keyPairId: k.id, userId: k.userId, occurredAt: at })),
-      { type: "NotificationsChanged", userIds: "all", occurredAt: at },
-      // So are posts, comments, likes and profiles: every instance redoes its kept social answers.
-      { type: "SocialChanged", postIds: [], userIds: [], listings: true, everywhere: true, occurredAt: at },
+      ...everythingChanged(at),
     ]);
     ctx.triggers.index.clear();
     ctx.triggers.firedElsewhere.clear();
@@ -108,3 +112,14 @@ export async function resetWorld(
   }
   return { source, steps };
 }
+
+/**
+ * The notifications are the restored ones: every instance forgets its kept poll answers. So are
+ * posts, comments, likes and profiles: every instance redoes its kept social answers (on SQLite
+ * they would otherwise be renewed at their age, as this process's own writes: decision 0212).
+ */
+const everythingChanged = (at: string) =>
+  [
+    { type: "NotificationsChanged", userIds: "all", occurredAt: at },
+    { type: "SocialChanged", postIds: [], userIds: [], listings: true, everywhere: true, occurredAt: at },
+  ] as const;

@@ -71,12 +71,14 @@ interface Listing {
   ids: string[];
 }
 
+/** The rows a listing's build read, and the generation its build started at. */
+interface KnownRows {
+  rows: Map<string, PostRow>;
+  since: number;
+}
+
 /** The ids of one page of a listing-sharing feed, and its rows when they were read just now. */
-async function listingOf(
-  ctx: Ctx,
-  parts: SharedParts,
-  frame: FeedFrame,
-): Promise<{ ids: string[]; rows: Map<string, PostRow> }> {
+async function listingOf(ctx: Ctx, parts: SharedParts, frame: FeedFrame): Promise<{ ids: string[]; known: KnownRows }> {
   const { source, offset, take } = frame;
   const id = sourceKey(source).id;
   const key = `L\u0000${source.kind}\u0000${id}\u0000${offset}\u0000${take + 1}`;
@@ -85,15 +87,16 @@ async function listingOf(
     source.kind === "all" || source.kind === "owner" || source.kind === "instrument"
       ? [LISTINGS, listingKey(source.kind, id)]
       : [LISTINGS];
-  const rows = new Map<string, PostRow>();
+  const known: KnownRows = { rows: new Map(), since: parts.cache.current };
   const [listing] = await parts.get<Listing>([key], async () => {
+    known.since = parts.cache.current;
     const page = await socialRepository(ctx.db.kysely).feedPage(source, null, offset, take + 1);
-    for (const r of page) rows.set(r.id, r);
+    for (const r of page) known.rows.set(r.id, r);
     const ids = page.map((r) => r.id);
     const size = ids.reduce((n, id) => n + id.length * 2 + 16, key.length * 2 + 96);
     return new Map([[key, { value: { ids }, size, deps }]]);
   });
-  return { ids: listing?.ids ?? [], rows };
+  return { ids: listing?.ids ?? [], known };
 }
 
 /** The shared documents of `ids` as this feed's discussions (fragments of a page's array). */
@@ -104,7 +107,7 @@ async function docsOf(
   frame: FeedFrame,
   query: FeedQuery,
   ids: readonly string[],
-  known: Map<string, PostRow>,
+  { rows: known, since: knownSince }: KnownRows,
   serialize: (page: FeedPageView) => string,
 ): Promise<(SharedDoc | undefined)[]> {
   const reactionsTake = query.reactionsPageSize;
@@ -134,7 +137,10 @@ async function docsOf(
       const doc = sharedDocOf(json.slice(OPEN.length, end), owners, { cutProfiles: true });
       if (!doc) continue;
       const key = keyOf(row.id);
-      built.set(key, { value: doc, size: docSize(doc, key), deps: dependenciesOf([row], null), renewable: true });
+      const deps = dependenciesOf([row], null);
+      // A row the listing read is as of the listing's build, before this one's start (0212).
+      const since = known.has(row.id) ? knownSince : undefined;
+      built.set(key, { value: doc, size: docSize(doc, key), deps, renewable: true, since });
       variants.noteBuilt(row.id, frame.form, reactionsTake);
     }
     return built;
@@ -155,9 +161,9 @@ export async function sharedFeedAnswer(
   serialize: (page: FeedPageView) => string,
 ): Promise<Buffer[] | undefined> {
   const me = requireReader(ctx.actor).userId;
-  const { ids, rows } = await listingOf(ctx, parts, frame);
+  const { ids, known } = await listingOf(ctx, parts, frame);
   const pageIds = ids.slice(0, frame.take);
-  const docs = await docsOf(ctx, parts, variants, frame, query, pageIds, rows, serialize);
+  const docs = await docsOf(ctx, parts, variants, frame, query, pageIds, known, serialize);
   if (docs.some((d) => d === undefined)) return undefined;
   const shown = docs as SharedDoc[];
   const marks = await callerMarks(parts, ctx.db.kysely, me, pageIds, () => ({

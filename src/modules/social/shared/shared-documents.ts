@@ -349,10 +349,14 @@ export function sharedBytes(doc: SharedDoc): Buffer {
 }
 
 /**
- * Built documents: each with what it was made of, and whether it is made of the store's rows alone
- * (`renewable`: see `SocialReadCache.keep`).
+ * Built documents: each with what it was made of; whether it is made of the store's rows alone
+ * (`renewable`: see `SocialReadCache.keep`); and, for one made of rows read before the build
+ * started (a feed's listing's), the generation they were read at (`since`).
  */
-export type Built<T> = Map<string, { value: T; size: number; deps: readonly DependencyKey[]; renewable?: boolean }>;
+export type Built<T> = Map<
+  string,
+  { value: T; size: number; deps: readonly DependencyKey[]; renewable?: boolean; since?: number }
+>;
 
 /**
  * Shared parts (documents, listings) in the read cache, each computed once however many callers
@@ -393,7 +397,9 @@ export class SharedParts {
       this.cache.missed();
       const started = this.cache.startBuild();
       const batch = build(missing).then((built) => {
-        for (const [key, b] of built) this.cache.keep(key, b.value, b.size, b.deps, started, b.renewable);
+        for (const [key, b] of built) {
+          this.cache.keep(key, b.value, b.size, b.deps, Math.min(b.since ?? started, started), b.renewable);
+        }
         return built;
       });
       for (const key of missing) {
