@@ -60,6 +60,16 @@ describe("the read cache's maximum age on a SQLite file", () => {
     return Number(text.match(new RegExp(`^sta_read_cache_${name}_total (\\S+)$`, "m"))?.[1]);
   };
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  /** A CLI command or another instance beside the server: a commit the server hears nothing of. */
+  const editElsewhere = (postId: string, text: string) => {
+    const other = new SqliteDatabase(join(dir, "renewal.db"));
+    try {
+      other.pragma("busy_timeout = 5000");
+      other.prepare("update posts set text = ? where id = ?").run(text, postId);
+    } finally {
+      other.close();
+    }
+  };
 
   it("serves a post's document past the maximum age without building it again while only the server writes", async () => {
     const post = (await call("POST", "/api/v1/posts", { message: "Kept on" })).json();
@@ -86,13 +96,7 @@ describe("the read cache's maximum age on a SQLite file", () => {
     await sleep(MAX_AGE_MS + 50);
     expect(await text()).toBe("In a feed");
     expect(await counter("renewals"), "the page's document renewed").toBeGreaterThan(renewals);
-    const other = new SqliteDatabase(join(dir, "renewal.db"));
-    try {
-      other.pragma("busy_timeout = 5000");
-      other.prepare("update posts set text = ? where id = ?").run("Edited beside the server", post.id);
-    } finally {
-      other.close();
-    }
+    editElsewhere(post.id, "Edited beside the server");
     await sleep(MAX_AGE_MS + 50);
     expect(await text()).toBe("Edited beside the server");
   });
@@ -101,14 +105,7 @@ describe("the read cache's maximum age on a SQLite file", () => {
     const post = (await call("POST", "/api/v1/posts", { message: "Before the other writer" })).json();
     const url = `/api/v1/posts/${post.id}`;
     expect((await call("GET", url)).json().post.message.text).toBe("Before the other writer");
-    // A CLI command or another instance beside the server: a commit the server hears nothing of.
-    const other = new SqliteDatabase(join(dir, "renewal.db"));
-    try {
-      other.pragma("busy_timeout = 5000");
-      other.prepare("update posts set text = ? where id = ?").run("Written by another process", post.id);
-    } finally {
-      other.close();
-    }
+    editElsewhere(post.id, "Written by another process");
     await sleep(MAX_AGE_MS + 50);
     expect((await call("GET", url)).json().post.message.text).toBe("Written by another process");
   });
