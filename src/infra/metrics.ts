@@ -171,7 +171,7 @@ export class Metrics {
       registers,
     });
     const caches = this.readCaches;
-    const sum = (key: "entries" | "bytes" | "hits" | "misses" | "renewals") => {
+    const sum = (key: keyof ReturnType<ReadCacheStats["stats"]>) => {
       let total = 0;
       for (const cache of caches) total += cache.stats()[key];
       return total;

@@ -398,7 +398,7 @@ export class SharedParts {
       const started = this.cache.startBuild();
       const batch = build(missing).then((built) => {
         for (const [key, b] of built) {
-          this.cache.keep(key, b.value, b.size, b.deps, Math.min(b.since ?? started, started), b.renewable);
+          this.cache.keep(key, b.value, b.size, b.deps, b.since ?? started, b.renewable);
         }
         return built;
       });
