@@ -119,7 +119,9 @@ export async function openMarketOrder(
     }
     const now = isoNow(ctx.clock);
     const token = newId();
-    const common = {
+    // Written out, not spread from a shared part: an object literal gets one fixed shape, where a
+    // spread followed by more fields than V8 keeps fast turns the row into a hash table per order.
+    const orderId = await repo.insertOrder({
       userId: actor.userId,
       cid: demoCidOf(actor.gcid),
       instrumentId: plan.instrumentId,
@@ -132,9 +134,6 @@ export async function openMarketOrder(
       isTslEnabled: plan.isTslEnabled ? 1 : 0,
       isNoStopLoss: plan.stopLossRate === 0 ? 1 : 0,
       isNoTakeProfit: plan.takeProfitRate === 0 ? 1 : 0,
-    };
-    const orderId = await repo.insertOrder({
-      ...common,
       orderType: ORDER_TYPE_OPEN,
       statusId: STATUS_EXECUTED,
       requestedUnits: plan.requestedUnits,
@@ -148,7 +147,18 @@ export async function openMarketOrder(
       lastUpdate: now,
     });
     const positionId = await repo.insertPosition({
-      ...common,
+      userId: actor.userId,
+      cid: demoCidOf(actor.gcid),
+      instrumentId: plan.instrumentId,
+      isBuy: input.isBuy ? 1 : 0,
+      leverage: input.leverage,
+      amountCents: plan.amountCents,
+      units: plan.units,
+      stopLossRate: plan.stopLossRate,
+      takeProfitRate: plan.takeProfitRate,
+      isTslEnabled: plan.isTslEnabled ? 1 : 0,
+      isNoStopLoss: plan.stopLossRate === 0 ? 1 : 0,
+      isNoTakeProfit: plan.takeProfitRate === 0 ? 1 : 0,
       positionId: orderId,
       orderId,
       initialAmountCents: plan.amountCents,
