@@ -5,8 +5,16 @@ import { splitDriverOf } from "./sqlite-driver.js";
 /** A value argument, or a list of them (an `in (…)` list): its length is part of the shape. */
 type Value = unknown;
 
-/** Where a compiled parameter comes from: a constant of the builder, or an argument (item -1 = the whole value). */
-type Slot = { constant: unknown } | { arg: number; item: number };
+/**
+ * Where a compiled parameter comes from: an argument (`item` -1 = the whole value, else one item of
+ * a list), or, when `arg` is -1, a constant of the builder. One shape for both, so the loop that
+ * binds them reads one kind of object.
+ */
+interface Slot {
+  arg: number;
+  item: number;
+  constant: unknown;
+}
 
 interface Template {
   sql: string;
@@ -48,8 +56,7 @@ export function prepared<S, V extends readonly Value[], O>(
 ): (db: Executor, shape: S, values: V) => Promise<O[]> {
   const templates = new Map<string, Template>();
   return async (db, shape, values) => {
-    let key = `${setupKey(db)}|${shapeKey(shape)}|`;
-    for (const v of values) key += Array.isArray(v) ? `[${v.length}],` : `${typeof v},`;
+    const key = templateKey(setupKey(db), shapeKey(shape), values);
     let template = templates.get(key);
     if (!template) {
       template = compileTemplate(db, build, shape, values);
@@ -57,9 +64,7 @@ export function prepared<S, V extends readonly Value[], O>(
       if (templates.size >= MAX_TEMPLATES) templates.delete(templates.keys().next().value as string);
       templates.set(key, template);
     }
-    const parameters = template.slots.map((s) =>
-      "constant" in s ? s.constant : bound(values[s.arg] as Value, s.item),
-    );
+    const parameters = bind(template.slots, values);
     const { adapter, plugins } = db.getExecutor();
     const driver = splitDriverOf(adapter);
     // Rows are renamed here only as one camel-case plugin would rename them; an executor with any
@@ -135,7 +140,30 @@ function renamed<O>(rows: readonly unknown[], plugin: CamelCasePlugin): O[] {
   });
 }
 
-const bound = (value: Value, item: number) => (item < 0 ? value : (value as readonly unknown[])[item]);
+/**
+ * A template's key: the executor's setup, the shape, and what a value's stand-in depends on: how
+ * many values there are, and which are lists of what length. `build` sees stand-ins only, never a
+ * value, so a value's type does not change the SQL. A call with no list makes a short key of few
+ * parts (it is made and hashed on every call; decision 0213).
+ */
+function templateKey(setup: string, shape: string, values: readonly Value[]): string {
+  let lists = "";
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (Array.isArray(v)) lists += `${i}:${v.length},`;
+  }
+  return `${setup}|${shape}|${values.length}|${lists}`;
+}
+
+/** The compiled parameters of one call: each slot's constant, argument, or item of a list argument. */
+function bind(slots: readonly Slot[], values: readonly Value[]): unknown[] {
+  const parameters = new Array<unknown>(slots.length);
+  for (let i = 0; i < slots.length; i++) {
+    const s = slots[i] as Slot;
+    parameters[i] = s.arg < 0 ? s.constant : s.item < 0 ? values[s.arg] : (values[s.arg] as readonly unknown[])[s.item];
+  }
+  return parameters;
+}
 
 function compileTemplate<S, V extends readonly Value[], O>(
   db: Executor,
@@ -146,9 +174,9 @@ function compileTemplate<S, V extends readonly Value[], O>(
   const stand = values.map((v, arg) => (Array.isArray(v) ? v.map((_, item) => marker(arg, item)) : marker(arg, -1)));
   const compiled = build(db, shape, stand as unknown as V).compile();
   const slots = compiled.parameters.map((p): Slot => {
-    if (typeof p !== "string" || !p.startsWith(MARK)) return { constant: p };
+    if (typeof p !== "string" || !p.startsWith(MARK)) return { arg: -1, item: -1, constant: p };
     const [arg, item] = p.slice(MARK.length).split(":").map(Number) as [number, number];
-    return { arg, item };
+    return { arg, item, constant: undefined };
   });
   return { sql: compiled.sql, query: compiled.query, slots };
 }
