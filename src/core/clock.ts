@@ -4,5 +4,17 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
+/** The last instant `isoNow` formatted, and its text: an order asks for the time several times in a millisecond. */
+let lastMs = Number.NaN;
+let lastIso = "";
+
 /** ISO 8601 with milliseconds and `Z`: fixed width, so text order is time order. */
-export const isoNow = (clock: Clock) => clock.now().toISOString();
+export function isoNow(clock: Clock): string {
+  const now = clock.now();
+  const ms = now.getTime();
+  if (ms !== lastMs) {
+    lastIso = now.toISOString();
+    lastMs = ms;
+  }
+  return lastIso;
+}

@@ -6,14 +6,27 @@ import type { Executor } from "../../infra/db/executor.js";
 import { type Deps, transact } from "../context.js";
 import { type IdempotencyRow, tradingRepository } from "./trading.repository.js";
 
-/** A canonical JSON text (keys sorted), so that key order and casing never change the hash. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+/**
+ * A canonical JSON text (keys sorted by UTF-16 code unit, undefined members left out), so that key
+ * order and casing never change the hash. Built as one string, with no array per object: it runs
+ * on every order. The text must not change, or stored request hashes stop matching
+ * (test/trading/request-hash.property.test.ts holds it to the first version's).
+ */
+export function canonical(value: unknown): string {
+  if (Array.isArray(value)) {
+    let out = "[";
+    for (let i = 0; i < value.length; i++) out += (i > 0 ? "," : "") + canonical(value[i]);
+    return `${out}]`;
+  }
   if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
+    const object = value as Record<string, unknown>;
+    let out = "{";
+    for (const key of Object.keys(object).sort()) {
+      const member = object[key];
+      if (member === undefined) continue;
+      out += `${out.length > 1 ? "," : ""}${JSON.stringify(key)}:${canonical(member)}`;
+    }
+    return `${out}}`;
   }
   return JSON.stringify(value ?? null);
 }
