@@ -98,10 +98,12 @@ export async function openMarketOrder(
     // Market hours and the stop-loss / take-profit bands (decisions 0129, 0131).
     if (instrument) assertMarketOpen(ctx, instrument);
     const bands = slTpBandProblems({
-      ...plan,
       assetTypeId: instrument?.assetTypeId ?? 0,
       isBuy: input.isBuy,
       leverage: input.leverage,
+      rate: plan.rate,
+      stopLossRate: plan.stopLossRate,
+      takeProfitRate: plan.takeProfitRate,
     });
     if (bands.length > 0) throw validationFailed(bands);
     // SDRT on buying real UK shares is taken with the margin (decision 0130).
@@ -119,9 +121,7 @@ export async function openMarketOrder(
     }
     const now = isoNow(ctx.clock);
     const token = newId();
-    // Written out, not spread from a shared part: an object literal gets one fixed shape, where a
-    // spread followed by more fields than V8 keeps fast turns the row into a hash table per order.
-    const orderId = await repo.insertOrder({
+    const common = {
       userId: actor.userId,
       cid: demoCidOf(actor.gcid),
       instrumentId: plan.instrumentId,
@@ -134,6 +134,10 @@ export async function openMarketOrder(
       isTslEnabled: plan.isTslEnabled ? 1 : 0,
       isNoStopLoss: plan.stopLossRate === 0 ? 1 : 0,
       isNoTakeProfit: plan.takeProfitRate === 0 ? 1 : 0,
+    };
+    // The shared part is spread last: fields written after a spread give each object a hidden class
+    // of its own on Node 20's V8, a new one per order (decision 0213).
+    const orderId = await repo.insertOrder({
       orderType: ORDER_TYPE_OPEN,
       statusId: STATUS_EXECUTED,
       requestedUnits: plan.requestedUnits,
@@ -145,20 +149,9 @@ export async function openMarketOrder(
       referenceId: requestId,
       openDateTime: now,
       lastUpdate: now,
+      ...common,
     });
     const positionId = await repo.insertPosition({
-      userId: actor.userId,
-      cid: demoCidOf(actor.gcid),
-      instrumentId: plan.instrumentId,
-      isBuy: input.isBuy ? 1 : 0,
-      leverage: input.leverage,
-      amountCents: plan.amountCents,
-      units: plan.units,
-      stopLossRate: plan.stopLossRate,
-      takeProfitRate: plan.takeProfitRate,
-      isTslEnabled: plan.isTslEnabled ? 1 : 0,
-      isNoStopLoss: plan.stopLossRate === 0 ? 1 : 0,
-      isNoTakeProfit: plan.takeProfitRate === 0 ? 1 : 0,
       positionId: orderId,
       orderId,
       initialAmountCents: plan.amountCents,
@@ -169,6 +162,7 @@ export async function openMarketOrder(
       status: "open",
       version: 1,
       lastUpdate: now,
+      ...common,
     });
     if (taxCents > 0) {
       await overnightFeesRepository(trx).recordTax({ positionId, userId: actor.userId, taxCents, chargedAt: now });

@@ -138,6 +138,7 @@ export async function getTradeHistory(
   return rows.map((r) => {
     const first = !shown.has(r.positionId);
     shown.add(r.positionId);
-    return { ...r, feesCents: first ? (fees.get(r.positionId) ?? 0) : 0 };
+    // Spread last: a field after a spread costs a hidden class per row (decision 0213).
+    return { feesCents: first ? (fees.get(r.positionId) ?? 0) : 0, ...r };
   });
 }
