@@ -131,7 +131,7 @@ export async function closesOf(
           updatedAt: takenAt,
         }))
       : [];
-    return { userId: account.userId, snapshot: { ...close.row, takenAt }, stats, holdings: close.holdings };
+    return { userId: account.userId, snapshot: { takenAt, ...close.row }, stats, holdings: close.holdings };
   });
 }
 

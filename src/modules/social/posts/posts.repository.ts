@@ -48,7 +48,8 @@ export const postsRepository = (db: Executor) => ({
     const [row] = await Q.findPostFor(db, requesterId === null, [postId, requesterId ?? ""]);
     if (!row) return undefined;
     const { visible: v, ...post } = row;
-    return { ...(post as PostRow), visible: count(v) === 1 };
+    // `visible` first: a field after a spread costs a hidden class per row (decision 0213).
+    return { visible: count(v) === 1, ...(post as PostRow) };
   },
 
   /** Whether `requesterId` (null = anonymous) may see this one post. */
