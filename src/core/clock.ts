@@ -4,7 +4,11 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
-/** The last instant `isoNow` formatted, and its text: an order asks for the time several times in a millisecond. */
+/**
+ * The last instant `isoNow` formatted, and its text: an order asks for the time several times in a
+ * millisecond. Module-level, as 0094 allows for a pure memo: the text depends on the instant alone,
+ * so whichever app or clock asks, the answer is the same.
+ */
 let lastMs = Number.NaN;
 let lastIso = "";
 
