@@ -32,8 +32,11 @@ const idList = (text: string | undefined) =>
 
 const REUSED_ID = errorResponse(409, "The x-request-id was already used for a different request");
 
-/** The fields both open-order bodies share (the schemas' openFields), in the use case's words. */
-/** The order's terms, spread after its size (a field after a spread costs a hidden class per request: decision 0213). */
+/**
+ * The fields both open-order bodies share (the schemas' openFields), in the use case's words. The
+ * handlers spread them after the size: a field after a spread costs a hidden class per request
+ * (decision 0213).
+ */
 function orderTerms(b: Omit<Static<typeof OpenByUnitsBody>, "AmountInUnits">): OrderTerms {
   return {
     instrumentId: b.InstrumentID,
