@@ -129,9 +129,10 @@ function openInputOf(row: OrderRow): OpenOrderInput {
     isNoStopLoss: row.isNoStopLoss === 1,
     isNoTakeProfit: row.isNoTakeProfit === 1,
   };
+  // The size first, the terms spread after it: a field after a spread costs a hidden class per order (0213).
   return row.requestedUnits !== null
-    ? { ...terms, units: row.requestedUnits }
-    : { ...terms, amount: row.amountCents / 100 };
+    ? { units: row.requestedUnits, ...terms }
+    : { amount: row.amountCents / 100, ...terms };
 }
 
 /**

@@ -5,7 +5,7 @@ import { findInstrumentBySymbol, findInstruments, type Instrument } from "../../
 import { settlementOf } from "../costs/fee-schedule.js";
 import { TRADE_SCOPES } from "../demo-account.js";
 import { placeEntryOrder } from "../entry-orders/place-entry-order.js";
-import { type OrderTerms, openMarketOrder } from "../open-market-order.js";
+import { type OpenOrderInput, openMarketOrder } from "../open-market-order.js";
 import { sizeOf } from "./sizing.js";
 
 /** upstream's UnifiedOrderRequest, as the schema admits it. */
@@ -89,24 +89,27 @@ export async function placeOrder(ctx: Ctx, requestId: string, body: UnifiedOrder
   }
   // The catalog simulates no futures: no instrument defines a contract size (decision 0125).
   const sizing = sizeOf(body, undefined, instrument.symbol);
-  const terms: OrderTerms = {
+  // The size is spread last: a field or a second spread after a spread costs a hidden class per
+  // order (decision 0213).
+  const input: OpenOrderInput = {
     instrumentId: instrument.instrumentId,
     isBuy: body.transaction === "buy",
     leverage: body.leverage as number,
     stopLossRate: body.stopLossRate,
     takeProfitRate: body.takeProfitRate,
     isTslEnabled: body.stopLossType === "trailing",
+    ...sizing.size,
   };
   if (orderType === "mit") {
     const placed = await placeEntryOrder(
       ctx,
       requestId,
-      { ...terms, ...sizing.size, triggerRate: body.triggerRate as number },
+      { triggerRate: body.triggerRate as number, ...input },
       { requestType: sizing.requestType, requestedContracts: sizing.requestedContracts },
     );
-    return { ...placed, referenceId: requestId };
+    return { referenceId: requestId, ...placed };
   }
-  const { order, token } = await openMarketOrder(ctx, requestId, { ...terms, ...sizing.size });
+  const { order, token } = await openMarketOrder(ctx, requestId, input);
   return { orderId: order.orderId, token, referenceId: requestId };
 }
 
