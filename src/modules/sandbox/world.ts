@@ -1,3 +1,4 @@
+import { isoNow } from "../../core/clock.js";
 import { AppError } from "../../core/errors.js";
 import type { Ctx, Deps } from "../context.js";
 import { RandomWalkSource } from "../market/price-sources.js";
@@ -31,7 +32,7 @@ export async function saveSnapshot(ctx: Ctx, name: string): Promise<SnapshotSumm
   const rows = await worldStore(ctx.db).dump();
   const summary: SnapshotSummary = {
     name,
-    createdAt: ctx.clock.now().toISOString(),
+    createdAt: isoNow(ctx.clock),
     tables: Object.keys(rows).length,
     rows: Object.values(rows).reduce((n, r) => n + r.length, 0),
   };
@@ -85,11 +86,11 @@ export async function resetWorld(
       kept = new Set((await repo.keyPairs()).map((k) => k.id));
     } catch (error) {
       // The store was replaced even so: no kept social answer or poll answer may outlive it.
-      await ctx.bus.publish(everythingChanged(ctx.clock.now().toISOString())).catch(() => {});
+      await ctx.bus.publish(everythingChanged(isoNow(ctx.clock))).catch(() => {});
       throw error;
     }
     sandbox.clock.reset();
-    const at = ctx.clock.now().toISOString();
+    const at = isoNow(ctx.clock);
     // Key pairs the reset removed stop working at once in every instance (their verified cache).
     await ctx.bus.publish([
       ...keysBefore
