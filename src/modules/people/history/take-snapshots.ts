@@ -131,6 +131,7 @@ export async function closesOf(
           updatedAt: takenAt,
         }))
       : [];
+    // `takenAt` first: a field after a spread costs a hidden class per account (decision 0213).
     return { userId: account.userId, snapshot: { takenAt, ...close.row }, stats, holdings: close.holdings };
   });
 }
